@@ -1,0 +1,141 @@
+//! The command line: clap definitions, dispatch, and the mapping of errors to
+//! exit codes (2 for bad usage or input, 1 for a failure while running).
+//!
+//! Each subcommand lives in its own file with its arguments (`*Args`, raw as
+//! typed) and a `run` that checks them, calls the library and prints.
+
+mod equity;
+mod eval;
+mod fishing;
+mod holdem;
+mod merge;
+mod replay;
+pub mod sim_args;
+mod solve;
+mod tienlen;
+
+use std::fmt;
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Seeded, parallel simulation of card games, with statistics you can trust.
+#[derive(Debug, Parser)]
+#[command(name = "cardsim", version, about, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Strength and category of a 5-, 6- or 7-card hold'em hand.
+    Eval(eval::EvalArgs),
+    /// Equity of 2 to 10 hold'em hands or ranges, exact or Monte Carlo.
+    Equity(equity::EquityArgs),
+    /// Simulate no-limit hold'em hands at a table of agents.
+    Holdem(holdem::HoldemArgs),
+    /// Replay a PHH hand history through the table engine.
+    Replay(replay::ReplayArgs),
+    /// Simulate fishing-game (金钩钓鱼) matches.
+    Fishing(fishing::FishingArgs),
+    /// Simulate Tiến lên games among agents, or use its rules engine.
+    Tienlen(tienlen::TienlenArgs),
+    /// Solve a two-player shedding endgame with perfect play.
+    Solve(solve::SolveArgs),
+    /// Join the outputs of shards into the output of the whole run.
+    Merge(merge::MergeArgs),
+}
+
+/// Runs the binary: parses the command line, runs the command, prints a
+/// one-line error and picks the exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(e),
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let code = if is_bad_input(&e) { 2 } else { 1 };
+            let line = format!("{e:#}").replace('\n', " ");
+            let _ = writeln!(std::io::stderr(), "error: {line}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// Dispatches a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Eval(a) => eval::run(a),
+        Command::Equity(a) => equity::run(a),
+        Command::Holdem(a) => holdem::run(a),
+        Command::Replay(a) => replay::run(a),
+        Command::Fishing(a) => fishing::run(a),
+        Command::Tienlen(a) => tienlen::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Merge(a) => merge::run(a),
+    }
+}
+
+/// Help and version go to stdout with exit 0; usage errors print only their
+/// first line (`error: ...`) and exit 2.
+fn clap_exit(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        _ => {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("error: bad usage");
+            let _ = writeln!(std::io::stderr(), "{first}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Marks an error as bad usage or bad input (exit status 2).
+#[derive(Debug)]
+pub struct BadInput(pub String);
+
+impl fmt::Display for BadInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// Wraps any error as bad input (exit status 2), keeping its message.
+pub fn bad_input(e: impl fmt::Display) -> anyhow::Error {
+    anyhow::Error::new(BadInput(e.to_string()))
+}
+
+fn is_bad_input(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.is::<BadInput>()
+            || c.is::<crate::cards::CardError>()
+            || c.downcast_ref::<crate::sim::runner::RunError>()
+                .is_some_and(|r| r.is_bad_input())
+    })
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            || c.downcast_ref::<crate::sim::runner::RunError>()
+                .is_some_and(|r| r.is_broken_pipe())
+    })
+}

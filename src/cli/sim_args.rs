@@ -1,0 +1,1 @@
+//! Options shared by every simulating command.

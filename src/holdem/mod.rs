@@ -1,0 +1,1 @@
+//! Texas hold'em: evaluator, equity, table engine, agents, hand histories.

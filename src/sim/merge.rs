@@ -1,0 +1,1 @@
+//! Joining shard outputs.

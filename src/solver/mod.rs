@@ -1,0 +1,1 @@
+//! The two-player shedding endgame solver.

@@ -1,0 +1,1 @@
+//! Tiến lên (Cambodian rules by default): combinations, beats, moves, games, agents.
