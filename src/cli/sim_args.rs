@@ -1,1 +1,81 @@
-//! Options shared by every simulating command.
+//! Options shared by every simulating command, and the one function that runs
+//! a game through the runner from them.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::sim::{self, Game, RunConfig, Shard};
+
+/// The seed used when `--seed` is not given (printed in every summary).
+pub const DEFAULT_SEED: u64 = 20_261_122;
+
+/// Flags of every simulating command. The game's own command adds
+/// `-n/--games N` (hold'em: `--hands`) and its rule options.
+#[derive(Debug, Clone, Args)]
+pub struct SimArgs {
+    /// Seed of the run: game i is a pure function of (seed, i, options).
+    #[arg(long, default_value_t = DEFAULT_SEED, value_name = "S")]
+    pub seed: u64,
+    /// Worker threads [default: all cores]. Never changes the output.
+    #[arg(long, short = 'j', value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+    /// Run only shard K of N (K from 0): games [K*games/N, (K+1)*games/N).
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+    /// Per-game CSV file (`-` for stdout). Written under a temporary name and
+    /// renamed when complete.
+    #[arg(long, short = 'o', value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Summary as JSON (also what `cardsim merge` reads from shards).
+    #[arg(long, value_name = "PATH")]
+    pub summary: Option<PathBuf>,
+    /// Directory for per-metric histograms (`.hgrm` text and `.hdr` V2 binary).
+    #[arg(long, value_name = "DIR")]
+    pub hist: Option<PathBuf>,
+    /// Continue an interrupted run of the same command from its last complete row.
+    #[arg(long)]
+    pub resume: bool,
+    /// Print nothing on stderr but errors.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Show the progress bar even when stderr is not a terminal.
+    #[arg(long, conflicts_with = "quiet")]
+    pub progress: bool,
+}
+
+impl SimArgs {
+    /// The runner configuration for a run of `games` games.
+    pub fn config(&self, games: u64) -> RunConfig {
+        RunConfig {
+            games,
+            seed: self.seed,
+            threads: self.threads.map(|t| t as usize),
+            shard: self.shard,
+            out: self.out.clone(),
+            summary: self.summary.clone(),
+            hist: self.hist.clone(),
+            quiet: self.quiet,
+            progress: self.progress,
+            resume: self.resume,
+        }
+    }
+}
+
+/// Runs `game` with the shared flags: the only way a command starts a run.
+pub fn run_simulation<G: Game>(game: &G, args: &SimArgs, games: u64) -> anyhow::Result<()> {
+    sim::run(game, &args.config(games))?;
+    Ok(())
+}
+
+/// Parses `K/N` with `0 <= K < N`.
+pub fn parse_shard(s: &str) -> Result<Shard, String> {
+    let err = || format!("expected K/N with 0 <= K < N (for example 0/4), got '{s}'");
+    let (k, n) = s.split_once('/').ok_or_else(err)?;
+    let index: u64 = k.trim().parse().map_err(|_| err())?;
+    let count: u64 = n.trim().parse().map_err(|_| err())?;
+    if count == 0 || index >= count {
+        return Err(err());
+    }
+    Ok(Shard { index, count })
+}
