@@ -1,7 +1,96 @@
-//! `cardsim fishing`.
+//! `cardsim fishing`: simulate seeded matches of the fishing game, or play
+//! one given deal (`--deal`, with `--trace` to see every card).
+
+use std::io::Write as _;
+
+use anyhow::Context as _;
 use clap::Args;
+
+use super::sim_args::{run_simulation, SimArgs};
+use crate::fishing::{self, FishingGame, Outcome, Rules, DEFAULT_CARD_LIMIT};
+
 #[derive(Debug, Args)]
-pub struct FishingArgs {}
-pub fn run(_args: FishingArgs) -> anyhow::Result<()> {
-    Err(super::bad_input("not built yet"))
+pub struct FishingArgs {
+    /// Number of matches to simulate.
+    #[arg(short = 'n', long, default_value_t = 1_000_000, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Players sharing the deck (2 to 8); the first 54 % players players get
+    /// one card more.
+    #[arg(long, default_value_t = 2, value_name = "P",
+          value_parser = clap::value_parser!(u64).range(2..=8))]
+    pub players: u64,
+    /// Rule switch: a J played on an empty row captures itself.
+    #[arg(long)]
+    pub jack_captures_empty_row: bool,
+    /// Rule switch: captured cards go to the pile in reverse row order.
+    #[arg(long)]
+    pub reverse_captures: bool,
+    /// Stop a game that has neither ended nor repeated a state after this
+    /// many cards, and report it as `unresolved` (never as a draw).
+    #[arg(long, default_value_t = DEFAULT_CARD_LIMIT, value_name = "CARDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub card_limit: u64,
+    /// Play this one deal (54 ranks, front of the deck first, e.g.
+    /// "A 7 W 10 ...") and print its result instead of simulating.
+    #[arg(long, value_name = "RANKS")]
+    pub deal: Option<String>,
+    /// With --deal: print the game card by card.
+    #[arg(long, requires = "deal")]
+    pub trace: bool,
+    #[command(flatten)]
+    pub sim: SimArgs,
+}
+
+pub fn run(args: FishingArgs) -> anyhow::Result<()> {
+    let rules = Rules {
+        players: args.players as usize,
+        jack_captures_empty_row: args.jack_captures_empty_row,
+        reverse_captures: args.reverse_captures,
+    };
+    match &args.deal {
+        Some(text) => play_one(text, rules, args.card_limit, args.trace),
+        None => {
+            let game = FishingGame {
+                rules,
+                limit: args.card_limit,
+            };
+            run_simulation(&game, &args.sim, args.games)
+        }
+    }
+}
+
+/// Plays one given deal and prints its outcome (and, with `trace`, every card).
+fn play_one(text: &str, rules: Rules, limit: u64, trace: bool) -> anyhow::Result<()> {
+    let deal = fishing::parse_deal(text).map_err(super::bad_input)?;
+    let mut out = std::io::stdout().lock();
+    if trace {
+        let text = fishing::trace(&deal, rules, limit).map_err(super::bad_input)?;
+        out.write_all(text.as_bytes())
+            .context("cannot write the trace")?;
+        return Ok(());
+    }
+    let rec = fishing::play(&deal, rules, limit).map_err(super::bad_input)?;
+    let captures: Vec<String> = rec.captures[..rules.players]
+        .iter()
+        .map(u32::to_string)
+        .collect();
+    let result = match rec.outcome {
+        Outcome::Win { winner } => format!("player {} wins", winner + 1),
+        Outcome::Cycle { start, length } => {
+            format!("draw: never ends (from card {start} the states repeat every {length} cards)")
+        }
+        Outcome::Unresolved => format!("unresolved: no end and no repeat within {limit} cards"),
+    };
+    writeln!(
+        out,
+        "{result}\ncards played: {}\ncaptures: {}\njack captures: {}\nlongest capture: {}\nlargest pile: {}",
+        rec.cards_played,
+        captures.join(" / "),
+        rec.jack_captures,
+        rec.longest_capture,
+        rec.max_pile
+    )
+    .context("cannot write the result")?;
+    Ok(())
 }

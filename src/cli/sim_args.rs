@@ -36,6 +36,9 @@ pub struct SimArgs {
     /// Continue an interrupted run of the same command from its last complete row.
     #[arg(long)]
     pub resume: bool,
+    /// Seconds between resume checkpoints of a file run.
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS", hide = true)]
+    pub checkpoint_every: f64,
     /// Print nothing on stderr but errors.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -58,6 +61,7 @@ impl SimArgs {
             quiet: self.quiet,
             progress: self.progress,
             resume: self.resume,
+            checkpoint_every: std::time::Duration::from_secs_f64(self.checkpoint_every),
         }
     }
 }

@@ -128,6 +128,7 @@ pub trait Game: Sync {
 pub struct Row<'a> {
     writer: &'a mut csv::Writer<Vec<u8>>,
     error: &'a mut Option<csv::Error>,
+    fields: usize,
 }
 
 impl<'a> Row<'a> {
@@ -135,10 +136,20 @@ impl<'a> Row<'a> {
         writer: &'a mut csv::Writer<Vec<u8>>,
         error: &'a mut Option<csv::Error>,
     ) -> Row<'a> {
-        Row { writer, error }
+        Row {
+            writer,
+            error,
+            fields: 0,
+        }
+    }
+
+    /// Fields written so far (the runner checks it against the header).
+    pub(crate) fn fields(&self) -> usize {
+        self.fields
     }
 
     fn field(&mut self, bytes: &[u8]) {
+        self.fields += 1;
         if let Err(e) = self.writer.write_field(bytes) {
             self.error.get_or_insert(e);
         }
