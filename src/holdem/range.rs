@@ -1,0 +1,1 @@
+//! Being built (see the open hold'em issues).
