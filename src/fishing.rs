@@ -117,9 +117,12 @@ pub enum DealError {
 
 /// The 54-card deck as faces, in a fixed order (to be shuffled).
 pub fn deck() -> Vec<Face> {
-    let mut d: Vec<Face> = (0..13u8).flat_map(|r| [r; 4]).collect();
-    d.extend([JOKER, JOKER]);
-    d
+    fresh_deck().to_vec()
+}
+
+/// The 54 faces in their fixed order: four of each rank, then two jokers.
+fn fresh_deck() -> [Face; 54] {
+    std::array::from_fn(|i| if i < 52 { (i / 4) as Face } else { JOKER })
 }
 
 /// Notation of a face: `2`..`9`, `T`, `J`, `Q`, `K`, `A`, `W`.
@@ -744,6 +747,11 @@ impl Game for FishingGame {
     }
 
     fn play(&self, _index: u64, rng: &mut GameRng, deck: &mut Vec<Face>) -> Record {
+        // Start from the fixed deck order every time: shuffling the previous
+        // game's deck would make game i depend on which games the worker
+        // played before it (regression test `a_game_does_not_depend_on_the_one_before`).
+        deck.clear();
+        deck.extend(fresh_deck());
         deck.shuffle(rng);
         play(deck, self.rules, self.limit).expect("a runner deal always fits the rules")
     }
@@ -1006,5 +1014,16 @@ mod tests {
         );
         assert_eq!(t.pile(0), faces("3J"));
         assert_eq!(t.mover(), 0);
+    }
+
+    #[test]
+    fn a_game_does_not_depend_on_the_one_before() {
+        let game = FishingGame::new(Rules::default());
+        let mut used = game.new_scratch();
+        for i in 0..20 {
+            let a = game.play(i, &mut game_rng(3, i), &mut used);
+            let b = game.play(i, &mut game_rng(3, i), &mut game.new_scratch());
+            assert_eq!(a, b, "game {i}");
+        }
     }
 }

@@ -1,7 +1,38 @@
-//! `cardsim merge`.
+//! `cardsim merge`: join shard outputs into the output of the whole run.
+
+use std::path::PathBuf;
+
 use clap::Args;
+
+use crate::sim::{merge, MergeConfig};
+
 #[derive(Debug, Args)]
-pub struct MergeArgs {}
-pub fn run(_args: MergeArgs) -> anyhow::Result<()> {
-    Err(super::bad_input("not built yet"))
+pub struct MergeArgs {
+    /// Summary files of the shards (`--summary` of each `--shard K/N` run),
+    /// in any order.
+    #[arg(required = true, value_name = "SHARD_SUMMARY")]
+    pub shards: Vec<PathBuf>,
+    /// Merged CSV (`-` for stdout), from the CSVs the shard summaries name.
+    #[arg(long, short = 'o', value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Merged summary JSON.
+    #[arg(long, value_name = "PATH")]
+    pub summary: Option<PathBuf>,
+    /// Directory for the merged histograms (`.hgrm` and `.hdr`).
+    #[arg(long, value_name = "DIR")]
+    pub hist: Option<PathBuf>,
+    /// Print nothing on stderr but errors.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+pub fn run(args: MergeArgs) -> anyhow::Result<()> {
+    merge(&MergeConfig {
+        shards: args.shards,
+        out: args.out,
+        summary: args.summary,
+        hist: args.hist,
+        quiet: args.quiet,
+    })?;
+    Ok(())
 }

@@ -33,11 +33,13 @@ pub struct SimArgs {
     /// Directory for per-metric histograms (`.hgrm` text and `.hdr` V2 binary).
     #[arg(long, value_name = "DIR")]
     pub hist: Option<PathBuf>,
-    /// Continue an interrupted run of the same command from its last complete row.
-    #[arg(long)]
+    /// Continue an interrupted run of the same command from its last complete
+    /// row (needs `--out FILE`).
+    #[arg(long, requires = "out")]
     pub resume: bool,
     /// Seconds between resume checkpoints of a file run.
-    #[arg(long, default_value_t = 1.0, value_name = "SECONDS", hide = true)]
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS", hide = true,
+          value_parser = parse_seconds)]
     pub checkpoint_every: f64,
     /// Print nothing on stderr but errors.
     #[arg(long, short = 'q')]
@@ -82,4 +84,12 @@ pub fn parse_shard(s: &str) -> Result<Shard, String> {
         return Err(err());
     }
     Ok(Shard { index, count })
+}
+
+/// Parses a positive, finite number of seconds.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!("expected a positive number of seconds, got '{s}'")),
+    }
 }

@@ -12,13 +12,15 @@ pub mod stats;
 
 use std::collections::BTreeMap;
 
-pub use runner::{run, RunConfig, RunOutcome, Shard};
+pub use merge::{merge, MergeConfig};
+pub use runner::{run, RunConfig, RunError, RunOutcome, Shard};
 
 use crate::rng::GameRng;
 
 /// How a metric is summarised. Values are kept as exact integers (fixed
 /// point), so statistics merge exactly across threads, chunks and shards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum MetricKind {
     /// A whole number at least `min` (a count, a length, chips): histogram,
     /// moments and percentiles.

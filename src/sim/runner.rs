@@ -97,7 +97,7 @@ pub enum RunError {
     #[error("{0}")]
     Input(String),
     /// An I/O failure while running (exit status 1).
-    #[error("{what}: {source}")]
+    #[error("{what}")]
     Io {
         what: String,
         #[source]
@@ -548,6 +548,10 @@ pub fn write_outputs(
     hist_dir: Option<&Path>,
 ) -> Result<(), RunError> {
     if let Some(dir) = hist_dir {
+        std::fs::create_dir_all(dir).map_err(RunError::io(format!(
+            "cannot create the histogram directory {}",
+            dir.display()
+        )))?;
         for (m, acc) in metrics.iter().zip(accs) {
             if let (Some(text), Some(bin)) = (acc.hgrm(), acc.hist_v2()) {
                 let base = dir.join(&m.name);

@@ -161,6 +161,7 @@ impl Accumulator {
         let hist_v2 = self.hist_v2().map(|bytes| base64_encode(&bytes));
         AccumulatorState {
             name: name.to_string(),
+            kind: self.kind,
             count: self.count,
             sum: self.sum.to_string(),
             sum_sq: self.sum_sq.to_string(),
@@ -301,6 +302,8 @@ pub fn wilson(successes: f64, n: f64) -> (f64, f64) {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct AccumulatorState {
     pub name: String,
+    /// How the metric is stored (so `merge` can rebuild it from the JSON).
+    pub kind: MetricKind,
     pub count: u64,
     pub sum: String,
     pub sum_sq: String,

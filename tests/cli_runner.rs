@@ -1,0 +1,271 @@
+//! The runner's contract, through the real binary: byte-identical output for
+//! any thread count, shards as separate processes merged equal to the whole
+//! run, a killed run resumed equal to an uncut one, and bad input rejected
+//! with one line and exit status 2.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::cargo_bin;
+use tempfile::TempDir;
+
+fn cardsim() -> Command {
+    Command::new(cargo_bin("cardsim"))
+}
+
+/// Runs to success and returns stdout.
+fn ok(cmd: &mut Command) -> Vec<u8> {
+    let out = cmd.output().expect("cardsim runs");
+    assert!(
+        out.status.success(),
+        "{:?} failed: {}",
+        cmd,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Runs, expects exit status 2 and exactly one line on stderr starting with
+/// `error:`; returns that line.
+fn bad(args: &[&str]) -> String {
+    let out = cardsim().args(args).output().expect("cardsim runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+fn read(p: impl AsRef<Path>) -> Vec<u8> {
+    std::fs::read(p.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", p.as_ref().display()))
+}
+
+/// The summary JSON without its timing fields (which differ run to run).
+fn stats_of(p: impl AsRef<Path>) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_slice(&read(p)).expect("summary is JSON");
+    let o = v.as_object_mut().expect("summary is an object");
+    for k in ["wall_time_s", "games_per_s", "threads", "csv", "shard"] {
+        o.remove(k);
+    }
+    v
+}
+
+#[test]
+fn csv_is_byte_identical_for_one_and_two_threads() {
+    let one = ok(cardsim().args(["fishing", "-n", "20000", "-q", "-j", "1", "-o", "-"]));
+    let two = ok(cardsim().args(["fishing", "-n", "20000", "-q", "-j", "2", "-o", "-"]));
+    assert_eq!(one, two);
+    let text = String::from_utf8(one).expect("CSV is UTF-8");
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "game,cards_played,winner,captures_p1,captures_p2,jack_captures,\
+             longest_capture,max_pile,cycle_length,cycle_start,outcome"
+        )
+    );
+    assert_eq!(lines.count(), 20000);
+}
+
+#[test]
+fn three_shard_processes_merge_into_the_whole_run() {
+    let dir = TempDir::new().expect("temp dir");
+    let d = dir.path();
+    let common = ["fishing", "-n", "25000", "--seed", "99", "-q"];
+    ok(cardsim()
+        .args(common)
+        .arg("-o")
+        .arg(d.join("whole.csv"))
+        .arg("--summary")
+        .arg(d.join("whole.json"))
+        .arg("--hist")
+        .arg(d.join("whole_hist")));
+    let shards: Vec<_> = (0..3)
+        .map(|k| {
+            cardsim()
+                .args(common)
+                .args(["--shard", &format!("{k}/3"), "-j", "1"])
+                .arg("-o")
+                .arg(d.join(format!("s{k}.csv")))
+                .arg("--summary")
+                .arg(d.join(format!("s{k}.json")))
+                .spawn()
+                .expect("shard starts")
+        })
+        .collect();
+    for mut s in shards {
+        assert!(s.wait().expect("shard ends").success());
+    }
+    ok(cardsim()
+        .args(["merge", "-q"])
+        .arg(d.join("s2.json"))
+        .arg(d.join("s0.json"))
+        .arg(d.join("s1.json"))
+        .arg("-o")
+        .arg(d.join("merged.csv"))
+        .arg("--summary")
+        .arg(d.join("merged.json"))
+        .arg("--hist")
+        .arg(d.join("merged_hist")));
+    assert_eq!(read(d.join("whole.csv")), read(d.join("merged.csv")));
+    assert_eq!(
+        stats_of(d.join("whole.json")),
+        stats_of(d.join("merged.json"))
+    );
+    for name in ["cards_played.hdr", "cards_played.hgrm", "captures.hdr"] {
+        assert_eq!(
+            read(d.join("whole_hist").join(name)),
+            read(d.join("merged_hist").join(name)),
+            "{name}"
+        );
+    }
+    // A missing shard or a shard of another run is refused.
+    let err = bad(&[
+        "merge",
+        d.join("s0.json").to_str().expect("utf-8 path"),
+        d.join("s2.json").to_str().expect("utf-8 path"),
+    ]);
+    assert!(err.contains("in no shard"), "{err}");
+    ok(cardsim()
+        .args([
+            "fishing", "-n", "25000", "--seed", "98", "-q", "--shard", "1/3",
+        ])
+        .arg("--summary")
+        .arg(d.join("other.json")));
+    let err = bad(&[
+        "merge",
+        d.join("s0.json").to_str().expect("utf-8 path"),
+        d.join("other.json").to_str().expect("utf-8 path"),
+        d.join("s2.json").to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        err.contains("different runs") && err.contains("seed"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_uncut_result() {
+    let dir = TempDir::new().expect("temp dir");
+    let d = dir.path();
+    let games = "1500000";
+    ok(cardsim()
+        .args(["fishing", "-n", games, "-q", "-o"])
+        .arg(d.join("whole.csv"))
+        .arg("--summary")
+        .arg(d.join("whole.json")));
+    let cut = d.join("cut.csv");
+    let ckpt = d.join("cut.csv.partial.ckpt");
+    let mut child = cardsim()
+        .args([
+            "fishing",
+            "-n",
+            games,
+            "-q",
+            "--checkpoint-every",
+            "0.02",
+            "-o",
+        ])
+        .arg(&cut)
+        .arg("--summary")
+        .arg(d.join("cut.json"))
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run starts");
+    // Kill it (SIGKILL: no chance to clean up) once a checkpoint exists.
+    let started = Instant::now();
+    while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    child.kill().expect("kill");
+    let status = child.wait().expect("wait");
+    assert!(
+        !status.success(),
+        "the run finished before it was killed: make it longer"
+    );
+    assert!(
+        !cut.exists(),
+        "a killed run left a file under its final name"
+    );
+    ok(cardsim()
+        .args(["fishing", "-n", games, "-q", "--resume", "-o"])
+        .arg(&cut)
+        .arg("--summary")
+        .arg(d.join("cut.json")));
+    assert_eq!(read(d.join("whole.csv")), read(&cut));
+    assert_eq!(stats_of(d.join("whole.json")), stats_of(d.join("cut.json")));
+    assert!(!ckpt.exists());
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    bad(&["fishing", "--shard", "3/2"]);
+    bad(&["fishing", "--shard", "x"]);
+    bad(&["fishing", "--games", "0"]);
+    bad(&["fishing", "--games", "-5"]);
+    bad(&["fishing", "--players", "9"]);
+    bad(&["fishing", "--checkpoint-every", "-1"]);
+    bad(&["fishing", "-n", "10", "-o", "/nonexistent-dir/x.csv"]);
+    bad(&[
+        "fishing",
+        "-n",
+        "10",
+        "--summary",
+        "/nonexistent-dir/x.json",
+    ]);
+    bad(&["fishing", "--resume", "-n", "10"]);
+    bad(&["fishing", "--resume", "-n", "10", "-o", "-"]);
+    bad(&["fishing", "--trace"]);
+    bad(&["nosuchcommand"]);
+    let full = "2222333344445555666677778888TTTTJJJJQQQQKKKKAAAA9999WW";
+    let err = bad(&["fishing", "--deal", &full[1..]]);
+    assert!(err.contains("53 cards"), "{err}");
+    let five_aces = full.replacen('2', "A", 1);
+    let err = bad(&["fishing", "--deal", &five_aces]);
+    assert!(err.contains("5 aces"), "{err}");
+    let err = bad(&["fishing", "--deal", &full.replacen('2', "Z", 1)]);
+    assert!(err.contains("'Z"), "{err}");
+    bad(&["merge", "/nonexistent-dir/s0.json"]);
+}
+
+#[test]
+fn a_given_deal_is_played_and_traced() {
+    let deal = "2222333344445555666677778888TTTTJJJJQQQQKKKKAAAA9999WW";
+    let out =
+        String::from_utf8(ok(cardsim().args(["fishing", "--deal", deal]))).expect("UTF-8 output");
+    assert!(out.contains("cards played: "), "{out}");
+    let trace = String::from_utf8(ok(cardsim().args(["fishing", "--deal", deal, "--trace"])))
+        .expect("UTF-8 output");
+    assert!(
+        trace.starts_with("P1 pile: 222233334444555566667777888\nP2 pile: 8TTTT"),
+        "{trace}"
+    );
+    assert!(trace.contains("     1 P1 plays 2"), "{trace}");
+}
+
+#[test]
+fn a_closed_stdout_pipe_ends_quietly() {
+    let mut child = cardsim()
+        .args(["fishing", "-n", "2000000", "-o", "-"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run starts");
+    // Read a little, then close the pipe like `| head` does.
+    {
+        use std::io::Read;
+        let mut stdout = child.stdout.take().expect("piped stdout");
+        let mut buf = [0u8; 4096];
+        stdout.read_exact(&mut buf).expect("some CSV arrives");
+    }
+    let out = child.wait_with_output().expect("run ends");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
