@@ -200,7 +200,9 @@ fn num(v: Option<f64>) -> String {
         None => "-".to_string(),
         Some(v) if v == v.trunc() && v.abs() < 1e15 => format!("{v:.0}"),
         Some(v) if v.abs() >= 1000.0 => format!("{v:.1}"),
-        Some(v) => format!("{v:.4}"),
+        Some(v) if v.abs() >= 1.0 => format!("{v:.3}"),
+        Some(v) if v.abs() >= 1e-3 => format!("{v:.4}"),
+        Some(v) => format!("{v:.1e}"),
     }
 }
 

@@ -294,7 +294,19 @@ pub fn wilson(successes: f64, n: f64) -> (f64, f64) {
     let denom = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denom;
     let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At 0 or n successes the bound is exactly 0 or 1 (the formula leaves
+    // rounding dust such as 4e-22).
+    let lo = if successes <= 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if successes >= n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
 }
 
 /// The exact state of one metric (JSON-friendly: the 128-bit sums are
@@ -407,6 +419,10 @@ mod tests {
         // 50 of 100: the textbook interval is about [0.4038, 0.5962].
         let (lo, hi) = wilson(50.0, 100.0);
         assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4);
+        let (lo, hi) = wilson(0.0, 1e6);
+        assert_eq!(lo, 0.0);
+        assert!(hi > 0.0 && hi < 4e-6);
+        assert_eq!(wilson(1e6, 1e6).1, 1.0);
         let (lo, hi) = wilson(0.0, 10.0);
         assert_eq!(lo, 0.0);
         assert!((hi - 0.2775).abs() < 1e-4);
