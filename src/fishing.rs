@@ -676,6 +676,23 @@ impl FishingGame {
             limit: DEFAULT_CARD_LIMIT,
         }
     }
+
+    /// The deal game `index` of a run with `seed` plays (front first).
+    pub fn deal_of(&self, seed: u64, index: u64) -> Vec<Face> {
+        let mut deck = deck();
+        shuffle_fresh(&mut deck, &mut crate::rng::game_rng(seed, index));
+        deck
+    }
+}
+
+/// Puts `deck` in the fixed order, then shuffles it. Starting from the fixed
+/// order every time matters: shuffling the previous game's deck would make
+/// game i depend on which games the worker played before it (regression
+/// test `a_game_does_not_depend_on_the_one_before`).
+fn shuffle_fresh(deck: &mut Vec<Face>, rng: &mut GameRng) {
+    deck.clear();
+    deck.extend(fresh_deck());
+    deck.shuffle(rng);
 }
 
 /// Metric order of [`FishingGame`].
@@ -747,12 +764,7 @@ impl Game for FishingGame {
     }
 
     fn play(&self, _index: u64, rng: &mut GameRng, deck: &mut Vec<Face>) -> Record {
-        // Start from the fixed deck order every time: shuffling the previous
-        // game's deck would make game i depend on which games the worker
-        // played before it (regression test `a_game_does_not_depend_on_the_one_before`).
-        deck.clear();
-        deck.extend(fresh_deck());
-        deck.shuffle(rng);
+        shuffle_fresh(deck, rng);
         play(deck, self.rules, self.limit).expect("a runner deal always fits the rules")
     }
 

@@ -269,3 +269,24 @@ fn a_closed_stdout_pipe_ends_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn game_i_replays_the_row_of_game_i() {
+    let csv = String::from_utf8(ok(
+        cardsim().args(["fishing", "-n", "8", "-q", "-o", "-", "--seed", "5"])
+    ))
+    .expect("UTF-8 CSV");
+    let row7: Vec<&str> = csv
+        .lines()
+        .nth(8)
+        .expect("row of game 7")
+        .split(',')
+        .collect();
+    let one = String::from_utf8(ok(cardsim().args(["fishing", "--game", "7", "--seed", "5"])))
+        .expect("UTF-8 output");
+    assert!(
+        one.contains(&format!("cards played: {}\n", row7[1])),
+        "{one}"
+    );
+    assert!(one.contains(&format!("player {} wins", row7[2])), "{one}");
+}

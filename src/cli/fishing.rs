@@ -35,8 +35,12 @@ pub struct FishingArgs {
     /// "A 7 W 10 ...") and print its result instead of simulating.
     #[arg(long, value_name = "RANKS")]
     pub deal: Option<String>,
-    /// With --deal: print the game card by card.
-    #[arg(long, requires = "deal")]
+    /// Play game I of the run (`--seed` and the rule switches pick the run)
+    /// and print its deal and result: reproduce any CSV row by hand.
+    #[arg(long, value_name = "I", conflicts_with = "deal")]
+    pub game: Option<u64>,
+    /// With --deal or --game: print the game card by card.
+    #[arg(long)]
     pub trace: bool,
     #[command(flatten)]
     pub sim: SimArgs,
@@ -48,6 +52,17 @@ pub fn run(args: FishingArgs) -> anyhow::Result<()> {
         jack_captures_empty_row: args.jack_captures_empty_row,
         reverse_captures: args.reverse_captures,
     };
+    if let Some(i) = args.game {
+        let deal = FishingGame::new(rules).deal_of(args.sim.seed, i);
+        let text: String = deal.iter().map(|&f| fishing::face_char(f)).collect();
+        println!("deal of game {i} (seed {}): {text}", args.sim.seed);
+        return play_one(&text, rules, args.card_limit, args.trace);
+    }
+    if args.trace && args.deal.is_none() {
+        return Err(super::bad_input(
+            "--trace needs a game to trace: --deal RANKS or --game I",
+        ));
+    }
     match &args.deal {
         Some(text) => play_one(text, rules, args.card_limit, args.trace),
         None => {
