@@ -2,7 +2,7 @@
 //! equal ties, 7462 distinct values), in the spirit of OMPEval.
 //!
 //! A hand is one `u64` key plus one `u64` of suit masks, and adding a card is
-//! two additions ([`Hand::add`]), so a board can be added once and each
+//! two additions ([`Hand::with`]), so a board can be added once and each
 //! player's hole cards after it. The key packs, from bit 0:
 //! - rank counts, 3 bits per rank (39 bits): adding a card adds `1 << 3r`;
 //! - suit counts, 4 bits per suit at bit 40, each starting at 3, so a suit
@@ -129,7 +129,7 @@ impl Hand {
     /// The hand with `card` added. Cards must be distinct standard cards;
     /// the evaluation is meaningful for 5 to 7 of them.
     #[inline(always)]
-    pub fn add(self, card: Card) -> Hand {
+    pub fn with(self, card: Card) -> Hand {
         let (rank, suit) = ((card.index() >> 2) as u64, (card.index() & 3) as u64);
         Hand {
             key: self.key + (1 << (3 * rank)) + (1 << (SUIT_SHIFT as u64 + 4 * suit)),
@@ -147,7 +147,7 @@ impl Hand {
     }
 
     pub fn from_cards(cards: &[Card]) -> Hand {
-        cards.iter().fold(Hand::EMPTY, |h, &c| h.add(c))
+        cards.iter().fold(Hand::EMPTY, |h, &c| h.with(c))
     }
 
     /// Strength of a hand of 5 to 7 cards.
@@ -438,7 +438,9 @@ pub mod reference {
     /// Value of exactly 5 cards.
     pub fn value5(cards: [Card; 5]) -> Value {
         let mut counts = [0u8; 13];
-        cards.iter().for_each(|c| counts[c.rank().index() as usize] += 1);
+        cards
+            .iter()
+            .for_each(|c| counts[c.rank().index() as usize] += 1);
         let flush = cards.iter().all(|c| c.suit() == cards[0].suit());
         value_of_ranks(&counts, flush)
     }
@@ -545,14 +547,16 @@ mod tests {
                 for c in b + 1..52 {
                     for d in c + 1..52 {
                         let h4 = Hand::EMPTY
-                            .add(deck[a])
-                            .add(deck[b])
-                            .add(deck[c])
-                            .add(deck[d]);
-                        for e in d + 1..52 {
-                            let st = h4.add(deck[e]).strength();
+                            .with(deck[a])
+                            .with(deck[b])
+                            .with(deck[c])
+                            .with(deck[d]);
+                        for &card in &deck[d + 1..] {
+                            let st = h4.with(card).strength();
                             counts[category(st) as usize] += 1;
                             seen[st as usize] = true;
+                            let five = [deck[a], deck[b], deck[c], deck[d], card];
+                            assert_eq!(st, reference::evaluate(&five), "{five:?}");
                         }
                     }
                 }
