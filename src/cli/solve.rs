@@ -1,10 +1,167 @@
-//! `cardsim solve` (being built; see the open issue).
+//! `cardsim solve`: the perfect-play answer of a two-player shedding
+//! endgame, or (`--random N --cards K`) statistics over random deals.
 
+use std::io::Write as _;
+use std::time::Instant;
+
+use anyhow::Context as _;
 use clap::Args;
 
-#[derive(Debug, Args)]
-pub struct SolveArgs {}
+use super::sim_args::{run_simulation, SimArgs};
+use crate::cards::CardSet;
+use crate::solver::game::SolveGame;
+use crate::solver::tree::{draw, solution_tree, Node};
+use crate::solver::{describe, parse_hand, RuleSet, Side, Solver};
 
-pub fn run(_args: SolveArgs) -> anyhow::Result<()> {
-    Err(super::bad_input("'cardsim solve' is not built yet"))
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Player A's hand (A leads), e.g. "9H 6H 6D 4H 3S".
+    #[arg(value_name = "HAND_A", required_unless_present = "random")]
+    pub hand_a: Option<String>,
+    /// Player B's hand, e.g. "8S 8H".
+    #[arg(value_name = "HAND_B", required_unless_present = "random")]
+    pub hand_b: Option<String>,
+    /// Rule set: pairs (the seed's singles and pairs) or tienlen.
+    #[arg(long, default_value = "pairs", value_parser = RuleSet::parse)]
+    pub rules: RuleSet,
+    /// Print every winning first move, not just one.
+    #[arg(long)]
+    pub all: bool,
+    /// Print the solution tree in the seed's layout.
+    #[arg(long)]
+    pub tree: bool,
+    /// Most nodes a printed tree may have.
+    #[arg(long, default_value_t = 100_000, value_name = "NODES")]
+    pub tree_limit: usize,
+    /// Print the nodes searched and the time taken.
+    #[arg(long)]
+    pub stats: bool,
+    /// Output as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Transposition table: 2^BITS slots of 24 bytes (20: 24 MB). A full
+    /// table costs time, never a wrong answer.
+    #[arg(long, default_value_t = 20, value_name = "BITS",
+          value_parser = clap::value_parser!(u32).range(4..=30))]
+    pub table_bits: u32,
+    /// Solve N random deals instead (a simulation: --seed, --out, ...).
+    #[arg(long, value_name = "N", conflicts_with_all = ["hand_a", "hand_b", "tree", "all"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub random: Option<u64>,
+    /// With --random: cards per hand.
+    #[arg(long, default_value_t = 7, value_name = "K",
+          value_parser = clap::value_parser!(u64).range(1..=13))]
+    pub cards: u64,
+    #[command(flatten)]
+    pub sim: SimArgs,
+}
+
+pub fn run(args: SolveArgs) -> anyhow::Result<()> {
+    if let Some(n) = args.random {
+        let game = SolveGame {
+            rules: args.rules,
+            cards: args.cards as usize,
+            table_bits: args.table_bits,
+        };
+        return run_simulation(&game, &args.sim, n);
+    }
+    let (Some(ta), Some(tb)) = (&args.hand_a, &args.hand_b) else {
+        return Err(super::bad_input("give two hands, or --random N"));
+    };
+    let a = parse_hand(ta).map_err(|e| super::bad_input(format!("hand A: {e}")))?;
+    let b = parse_hand(tb).map_err(|e| super::bad_input(format!("hand B: {e}")))?;
+    if let Some(c) = a.intersection(b).iter().next() {
+        return Err(super::bad_input(format!("card {c} is in both hands")));
+    }
+    let started = Instant::now();
+    let mut solver = Solver::new(args.rules, args.table_bits);
+    let winner = solver.winner(a, b);
+    let firsts = solver.winning_first_moves(a, b);
+    let tree = if args.tree {
+        Some(solution_tree(&mut solver, a, b, args.tree_limit).map_err(super::bad_input)?)
+    } else {
+        None
+    };
+    let nodes = solver.nodes;
+    let elapsed = started.elapsed().as_secs_f64();
+    let shown: Vec<String> = if args.all {
+        firsts.iter().map(describe).collect()
+    } else {
+        firsts.iter().take(1).map(describe).collect()
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let mut v = serde_json::json!({
+            "rules": args.rules.name(),
+            "hand_a": seed_cards(a),
+            "hand_b": seed_cards(b),
+            "winner": winner.name(),
+            "winning_first_moves": shown,
+        });
+        if args.stats {
+            v["nodes"] = nodes.into();
+            v["time_ms"] = (elapsed * 1e3).into();
+        }
+        if let Some(t) = &tree {
+            v["tree"] = tree_json(t);
+        }
+        writeln!(out, "{v}").context("cannot write the answer")?;
+        return Ok(());
+    }
+    let mut text = format!(
+        "A: {}\nB: {}\nWinner: {}\n",
+        seed_cards(a),
+        seed_cards(b),
+        winner.name()
+    );
+    match winner {
+        Side::A => {
+            let label = if args.all {
+                "winning first moves"
+            } else {
+                "a winning first move"
+            };
+            text.push_str(&format!("{label}: {}\n", shown.join(", ")));
+        }
+        Side::B => text.push_str("every first move of A loses\n"),
+    }
+    if let Some(t) = &tree {
+        text.push_str(&draw(t));
+    }
+    if args.stats {
+        text.push_str(&format!(
+            "nodes: {nodes}, time: {:.3} ms, table: {} MB\n",
+            elapsed * 1e3,
+            solver.table_bytes() >> 20
+        ));
+    }
+    out.write_all(text.as_bytes())
+        .context("cannot write the answer")?;
+    Ok(())
+}
+
+/// A hand as the seed writes it: `9H 6H 6D 4H 3S`.
+fn seed_cards(h: CardSet) -> String {
+    let mut cards = h.to_vec();
+    cards.sort_by_key(|c| (std::cmp::Reverse(c.index() >> 2), c.index() & 3));
+    cards
+        .iter()
+        .map(|c| {
+            format!(
+                "{}{}",
+                c.rank().char(),
+                c.suit().char().to_ascii_uppercase()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn tree_json(n: &Node) -> serde_json::Value {
+    serde_json::json!({
+        "player": n.player,
+        "play": n.play.as_ref().map_or("Pass".to_string(), describe),
+        "win": n.win,
+        "children": n.children.iter().map(tree_json).collect::<Vec<_>>(),
+    })
 }
