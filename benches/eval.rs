@@ -1,0 +1,75 @@
+//! Evaluator speed, one core: random-order 7-card hands (each built from its
+//! 7 cards) and the enumeration of all 133,784,560 7-card hands.
+//!
+//! `cargo bench --bench eval`
+
+use std::hint::black_box;
+
+use cardsim::cards::Card;
+use cardsim::holdem::eval::{tables, Hand};
+use cardsim::rng::game_rng;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rand::seq::SliceRandom;
+
+fn random_hands(n: usize) -> Vec<[Card; 7]> {
+    let mut deck: Vec<Card> = (0..52).map(Card::from_index).collect();
+    let mut rng = game_rng(7, 7);
+    (0..n)
+        .map(|_| {
+            let (cards, _) = deck.partial_shuffle(&mut rng, 7);
+            [cards[0], cards[1], cards[2], cards[3], cards[4], cards[5], cards[6]]
+        })
+        .collect()
+}
+
+fn enumerate_all(t: &cardsim::holdem::eval::Tables, deck: &[Card]) -> u64 {
+    let mut sum = 0u64;
+    for a in 0..52 {
+        let ha = Hand::EMPTY.with(deck[a]);
+        for b in a + 1..52 {
+            let hb = ha.with(deck[b]);
+            for c in b + 1..52 {
+                let hc = hb.with(deck[c]);
+                for d in c + 1..52 {
+                    let hd = hc.with(deck[d]);
+                    for e in d + 1..52 {
+                        let he = hd.with(deck[e]);
+                        for f in e + 1..52 {
+                            let hf = he.with(deck[f]);
+                            for &card in &deck[f + 1..] {
+                                sum += u64::from(t.strength(hf.with(card)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    sum
+}
+
+fn eval(c: &mut Criterion) {
+    let t = tables();
+    let hands = random_hands(1 << 16);
+    let mut g = c.benchmark_group("eval");
+    g.throughput(Throughput::Elements(hands.len() as u64));
+    g.bench_function("random 7-card hands", |b| {
+        b.iter(|| {
+            let mut sum = 0u32;
+            for h in &hands {
+                sum += u32::from(t.strength(Hand::from_cards(black_box(h))));
+            }
+            sum
+        })
+    });
+    let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
+    g.throughput(Throughput::Elements(133_784_560));
+    g.sample_size(10);
+    g.bench_function("all 133,784,560 7-card hands", |b| {
+        b.iter(|| enumerate_all(t, black_box(&deck)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, eval);
+criterion_main!(benches);
