@@ -1,10 +1,183 @@
-//! `cardsim equity` (being built; see the open issue).
+//! `cardsim equity`: equity of 2 to 10 hands or ranges, exact or Monte Carlo.
+
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
-#[derive(Debug, Args)]
-pub struct EquityArgs {}
+use crate::cards::{parse_cards, CardSet};
+use crate::holdem::equity::{self, EquityResult, Method, Query, Stop};
+use crate::holdem::range::Range;
 
-pub fn run(_args: EquityArgs) -> anyhow::Result<()> {
-    Err(super::bad_input("'cardsim equity' is not built yet"))
+#[derive(Debug, Args)]
+pub struct EquityArgs {
+    /// Each player's hole cards (`AhAs`) or range (`QQ+,AKs`, `KTo-K7o`,
+    /// `22-55`, `random`, weights as `QQ:0.5`); 2 to 10 players.
+    #[arg(value_name = "HAND_OR_RANGE", num_args = 1.., required = true)]
+    pub players: Vec<String>,
+    /// Board cards already dealt: 0, 3, 4 or 5 (`"Ah 7d 2c"`).
+    #[arg(long, short = 'b', default_value = "", value_name = "CARDS")]
+    pub board: String,
+    /// Cards known to be out of the deck.
+    #[arg(long, short = 'd', default_value = "", value_name = "CARDS")]
+    pub dead: String,
+    /// Enumerate every deal (the default when that takes about a second or
+    /// less; otherwise Monte Carlo to a standard error of 0.0005).
+    #[arg(long, conflicts_with_all = ["trials", "stderr", "time"])]
+    pub exact: bool,
+    /// Monte Carlo with exactly N trials.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+          conflicts_with_all = ["stderr", "time"])]
+    pub trials: Option<u64>,
+    /// Monte Carlo until every player's standard error is at most E.
+    #[arg(long, value_name = "E", conflicts_with = "time")]
+    pub stderr: Option<f64>,
+    /// Monte Carlo for this many seconds (the one mode whose answer depends
+    /// on the machine).
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// Seed of the Monte Carlo draws (the answer never depends on threads).
+    #[arg(long, default_value_t = super::sim_args::DEFAULT_SEED, value_name = "S")]
+    pub seed: u64,
+    /// Worker threads [default: all cores].
+    #[arg(long, short = 'j', value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+    /// One JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: EquityArgs) -> anyhow::Result<()> {
+    let ranges = args
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            Range::parse(text).map_err(|e| super::bad_input(format!("player {}: {e}", i + 1)))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let board = parse_cards(&args.board).map_err(|e| super::bad_input(format!("--board: {e}")))?;
+    let dead: CardSet = parse_cards(&args.dead)
+        .map_err(|e| super::bad_input(format!("--dead: {e}")))?
+        .into_iter()
+        .collect();
+    let stop = match (args.trials, args.stderr, args.time) {
+        (Some(n), _, _) => Some(Stop::Trials(n)),
+        (_, Some(e), _) => Some(Stop::StdErr(e)),
+        (_, _, Some(t)) if t.is_finite() && t > 0.0 && t < 1e7 => {
+            Some(Stop::Time(Duration::from_secs_f64(t)))
+        }
+        (_, _, Some(t)) => {
+            return Err(super::bad_input(format!(
+                "--time must be a positive number of seconds, got {t}"
+            )))
+        }
+        _ => None,
+    };
+    let query = Query {
+        ranges,
+        board,
+        dead,
+    };
+    let prepared = query.prepare().map_err(super::bad_input)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0) as usize)
+        .build()?;
+    let start = Instant::now();
+    let result = pool.install(|| match stop {
+        Some(stop) => equity::monte_carlo(&prepared, args.seed, stop),
+        None if args.exact || prepared.exact_is_cheap() => Ok(equity::exact(&prepared)),
+        None => equity::monte_carlo(&prepared, args.seed, Stop::StdErr(0.0005)),
+    });
+    let result = result.map_err(super::bad_input)?;
+    let elapsed = start.elapsed();
+    let mut out = io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", to_json(&args.players, &result, elapsed))?;
+    } else {
+        write_table(&mut out, &args.players, &result, elapsed)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn describe(method: &Method) -> String {
+    match *method {
+        Method::Exact {
+            combinations,
+            classes,
+            boards,
+        } => format!(
+            "exact: {combinations} hole-card combination(s) in {classes} suit class(es), {boards} board(s) each"
+        ),
+        Method::MonteCarlo { trials, seed } => {
+            format!("Monte Carlo: {trials} trials, seed {seed}")
+        }
+    }
+}
+
+fn write_table(
+    out: &mut impl Write,
+    names: &[String],
+    r: &EquityResult,
+    elapsed: Duration,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{} ({:.3} s)",
+        describe(&r.method),
+        elapsed.as_secs_f64()
+    )?;
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(5);
+    let mc = matches!(r.method, Method::MonteCarlo { .. });
+    write!(
+        out,
+        "{:<6} {:<width$} {:>9} {:>9} {:>9}",
+        "player", "hands", "equity", "win", "tie"
+    )?;
+    if mc {
+        write!(out, " {:>9}", "stderr")?;
+    }
+    writeln!(out)?;
+    for (i, (name, p)) in names.iter().zip(&r.players).enumerate() {
+        write!(
+            out,
+            "{:<6} {:<width$} {:>8.4}% {:>8.4}% {:>8.4}%",
+            i + 1,
+            name,
+            100.0 * p.equity,
+            100.0 * p.win,
+            100.0 * p.tie
+        )?;
+        if let Some(se) = p.stderr {
+            write!(out, " {:>8.4}%", 100.0 * se)?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+fn to_json(names: &[String], r: &EquityResult, elapsed: Duration) -> serde_json::Value {
+    let (method, trials, seed) = match r.method {
+        Method::Exact { .. } => ("exact", None, None),
+        Method::MonteCarlo { trials, seed } => ("monte_carlo", Some(trials), Some(seed)),
+    };
+    let boards = match r.method {
+        Method::Exact { boards, .. } => Some(boards),
+        Method::MonteCarlo { .. } => None,
+    };
+    serde_json::json!({
+        "method": method,
+        "trials": trials,
+        "seed": seed,
+        "boards": boards,
+        "seconds": elapsed.as_secs_f64(),
+        "players": names.iter().zip(&r.players).map(|(n, p)| serde_json::json!({
+            "hands": n,
+            "equity": p.equity,
+            "win": p.win,
+            "tie": p.tie,
+            "stderr": p.stderr,
+        })).collect::<Vec<_>>(),
+    })
 }

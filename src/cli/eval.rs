@@ -29,8 +29,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
             if line.trim().is_empty() {
                 continue;
             }
-            let cards = parse_hand(&line)
-                .map_err(|e| super::bad_input(format!("line {}: {e}", i + 1)))?;
+            let cards =
+                parse_hand(&line).map_err(|e| super::bad_input(format!("line {}: {e}", i + 1)))?;
             write_result(&mut out, &cards, args.json)?;
         }
     } else {

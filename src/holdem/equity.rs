@@ -1,1 +1,771 @@
-//! Being built (see the open hold'em issues).
+//! All-in equity of 2 to 10 hands or ranges: exact enumeration of every
+//! deal, or seeded Monte Carlo.
+//!
+//! Definitions: the players' hole cards are dealt jointly from their ranges,
+//! each combination with its weight, conditioned on no card being used twice
+//! (nor being on the board or dead); the board is then completed uniformly
+//! from the rest of the deck. A player's *equity* is the expected share of
+//! the pot (a k-way tie pays 1/k), *win* the chance to win alone, *tie* the
+//! chance to share the best hand.
+//!
+//! Exact enumeration counts in integers: every share is a multiple of
+//! 1/2520 (2520 is divisible by every tie size 1..10), so the sums are exact
+//! and the only rounding is the final division. Deals that differ only by a
+//! renaming of suits that fixes the board and the dead cards have the same
+//! outcome, so each class of combinations is enumerated once (AA vs KK: 3
+//! classes instead of 36 pairs).
+//!
+//! Monte Carlo runs in batches of [`BATCH`] accepted trials; batch `b` draws
+//! from `game_rng(seed, b)`, and batches are added up as integers, so the
+//! answer depends on the seed and the stopping rule only, never on threads.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use rayon::prelude::*;
+use thiserror::Error;
+
+use super::eval::{tables, Hand, Strength, Tables};
+use super::range::{Combo, Range};
+use crate::cards::{Card, CardSet};
+use crate::rng::{game_rng, GameRng};
+
+/// Most players at a table.
+pub const MAX_PLAYERS: usize = 10;
+/// Tie shares are counted in units of 1/`UNITS` of a pot.
+const UNITS: u64 = 2520;
+/// Accepted Monte Carlo trials per batch (one generator per batch).
+pub const BATCH: u64 = 8192;
+/// Batches between two checks of a `--stderr` or `--time` stopping rule.
+const WAVE: u64 = 32;
+
+/// Why an equity question cannot be answered.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum EquityError {
+    #[error("equity needs 2 to {MAX_PLAYERS} players, got {0}")]
+    PlayerCount(usize),
+    #[error("a board has 0, 3, 4 or 5 cards, got {0}")]
+    BoardSize(usize),
+    #[error("card {0} is used twice (board, dead cards or exact hands)")]
+    CardTwice(String),
+    #[error("player {player}'s range '{range}' has no combination left once the board, dead cards and other players' hands are removed")]
+    EmptyRange { player: usize, range: String },
+    #[error("no deal is possible: the ranges always share a card")]
+    NoDeal,
+    #[error(
+        "{players} players, {board} board cards and {dead} dead cards need more than 52 cards"
+    )]
+    DeckTooSmall {
+        players: usize,
+        board: usize,
+        dead: usize,
+    },
+    #[error("the standard-error target must be at least 0.00001, got {0}")]
+    StdErrTooSmall(String),
+}
+
+/// One equity question.
+#[derive(Clone, Debug)]
+pub struct Query {
+    pub ranges: Vec<Range>,
+    pub board: Vec<Card>,
+    pub dead: CardSet,
+}
+
+/// How a Monte Carlo run stops.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stop {
+    /// Exactly this many trials.
+    Trials(u64),
+    /// When every player's standard error is at most this (checked every
+    /// `WAVE` batches, so the answer is still thread-independent).
+    StdErr(f64),
+    /// When the time is up (checked every wave; the only rule whose answer
+    /// depends on the machine).
+    Time(Duration),
+}
+
+/// One player's result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayerEquity {
+    /// Expected share of the pot, 0..=1.
+    pub equity: f64,
+    /// Chance to win alone.
+    pub win: f64,
+    /// Chance to share the best hand.
+    pub tie: f64,
+    /// Standard error of `equity` (Monte Carlo only).
+    pub stderr: Option<f64>,
+}
+
+/// How a result was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Every deal: `classes` suit classes of combinations, each with
+    /// `boards` board completions.
+    Exact {
+        combinations: u64,
+        classes: u64,
+        boards: u64,
+    },
+    MonteCarlo {
+        trials: u64,
+        seed: u64,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EquityResult {
+    pub players: Vec<PlayerEquity>,
+    pub method: Method,
+}
+
+/// A checked query: ranges without conflicting combinations.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    ranges: Vec<Range>,
+    board: Vec<Card>,
+    /// Board and dead cards.
+    used: CardSet,
+    dead: CardSet,
+}
+
+impl Query {
+    /// Checks the query and removes the combinations that cannot be dealt.
+    pub fn prepare(&self) -> Result<Prepared, EquityError> {
+        let n = self.ranges.len();
+        if !(2..=MAX_PLAYERS).contains(&n) {
+            return Err(EquityError::PlayerCount(n));
+        }
+        if !matches!(self.board.len(), 0 | 3 | 4 | 5) {
+            return Err(EquityError::BoardSize(self.board.len()));
+        }
+        let mut used = self.dead;
+        for &c in &self.board {
+            if used.contains(c) {
+                return Err(EquityError::CardTwice(c.to_string()));
+            }
+            used.insert(c);
+        }
+        // Exact hands must not collide with each other or with the board.
+        let mut fixed = used;
+        for r in &self.ranges {
+            if let Some(hand) = r.exact_hand() {
+                for c in hand {
+                    if fixed.contains(c) {
+                        return Err(EquityError::CardTwice(c.to_string()));
+                    }
+                    fixed.insert(c);
+                }
+            }
+        }
+        if 2 * n + 5 + self.dead.len() as usize > 52 {
+            return Err(EquityError::DeckTooSmall {
+                players: n,
+                board: self.board.len(),
+                dead: self.dead.len() as usize,
+            });
+        }
+        let mut ranges = Vec::with_capacity(n);
+        for (i, r) in self.ranges.iter().enumerate() {
+            let own = r
+                .exact_hand()
+                .map_or(CardSet::EMPTY, |h| h.into_iter().collect());
+            let pruned = r.without(fixed.difference(own));
+            if pruned.combos.is_empty() {
+                return Err(EquityError::EmptyRange {
+                    player: i + 1,
+                    range: r.text.clone(),
+                });
+            }
+            ranges.push(pruned);
+        }
+        let prepared = Prepared {
+            ranges,
+            board: self.board.clone(),
+            used,
+            dead: self.dead,
+        };
+        if !prepared.any_deal() {
+            return Err(EquityError::NoDeal);
+        }
+        Ok(prepared)
+    }
+}
+
+impl Prepared {
+    pub fn players(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// Board completions per deal of hole cards.
+    pub fn boards(&self) -> u64 {
+        let left = 52 - self.used.len() as u64 - 2 * self.players() as u64;
+        binomial(left, 5 - self.board.len() as u64)
+    }
+
+    /// An upper bound on the combinations of hole cards (the product of the
+    /// range sizes), saturating.
+    pub fn combination_bound(&self) -> u64 {
+        self.ranges
+            .iter()
+            .fold(1u64, |p, r| p.saturating_mul(r.combos.len() as u64))
+    }
+
+    /// Whether exact enumeration is cheap: at most about 2*10^8 showdown
+    /// evaluations (a second or so on one core), counting each suit class
+    /// once.
+    pub fn exact_is_cheap(&self) -> bool {
+        let bound = self.combination_bound();
+        if bound > 2_000_000 {
+            return false;
+        }
+        let classes = self.classes().len() as u64;
+        classes
+            .saturating_mul(self.boards())
+            .saturating_mul(self.players() as u64)
+            <= 200_000_000
+    }
+
+    fn any_deal(&self) -> bool {
+        fn go(ranges: &[Range], used: CardSet) -> bool {
+            match ranges.split_first() {
+                None => true,
+                Some((r, rest)) => r.combos.iter().any(|w| {
+                    !used.contains(w.cards[0])
+                        && !used.contains(w.cards[1])
+                        && go(rest, used.union(pair_set(w.cards)))
+                }),
+            }
+        }
+        go(&self.ranges, self.used)
+    }
+
+    /// Every conflict-free combination of hole cards, grouped into classes
+    /// equal up to a renaming of suits that fixes the board and the dead
+    /// cards: (one representative, total weight, members), in a fixed order.
+    fn classes(&self) -> Vec<(Vec<Combo>, f64, u64)> {
+        let perms = stabilizing_suit_perms(&self.board, self.dead);
+        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut out: Vec<(Vec<Combo>, f64, u64)> = Vec::new();
+        let mut stack: Vec<Combo> = Vec::with_capacity(self.players());
+        self.each_deal(0, self.used, 1.0, &mut stack, &mut |deal, w| {
+            let key = canonical_key(deal, &perms);
+            match index.get(&key) {
+                Some(&i) => {
+                    out[i].1 += w;
+                    out[i].2 += 1;
+                }
+                None => {
+                    index.insert(key, out.len());
+                    out.push((deal.to_vec(), w, 1));
+                }
+            }
+        });
+        out
+    }
+
+    fn each_deal(
+        &self,
+        player: usize,
+        used: CardSet,
+        weight: f64,
+        stack: &mut Vec<Combo>,
+        f: &mut dyn FnMut(&[Combo], f64),
+    ) {
+        if player == self.players() {
+            f(stack, weight);
+            return;
+        }
+        for w in &self.ranges[player].combos {
+            if used.contains(w.cards[0]) || used.contains(w.cards[1]) {
+                continue;
+            }
+            stack.push(w.cards);
+            self.each_deal(
+                player + 1,
+                used.union(pair_set(w.cards)),
+                weight * w.weight,
+                stack,
+                f,
+            );
+            stack.pop();
+        }
+    }
+}
+
+fn pair_set(c: Combo) -> CardSet {
+    CardSet(c[0].bit() | c[1].bit())
+}
+
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// The renamings of suits (as `perm[suit] = new suit`) that map the board
+/// onto itself and the dead cards onto themselves.
+fn stabilizing_suit_perms(board: &[Card], dead: CardSet) -> Vec<[u8; 4]> {
+    let board_set: CardSet = board.iter().copied().collect();
+    let rename = |set: CardSet, p: &[u8; 4]| -> CardSet {
+        set.iter()
+            .map(|c| Card::from_index(c.index() & !3 | p[(c.index() & 3) as usize]))
+            .collect()
+    };
+    let mut perms = Vec::new();
+    for a in 0..4u8 {
+        for b in 0..4u8 {
+            for c in 0..4u8 {
+                for d in 0..4u8 {
+                    let p = [a, b, c, d];
+                    let distinct = (0..4).all(|i| (0..i).all(|j| p[i] != p[j]));
+                    if distinct && rename(board_set, &p) == board_set && rename(dead, &p) == dead {
+                        perms.push(p);
+                    }
+                }
+            }
+        }
+    }
+    perms
+}
+
+/// The smallest renaming of a deal over `perms` (each hand's cards sorted).
+fn canonical_key(deal: &[Combo], perms: &[[u8; 4]]) -> Vec<u8> {
+    let mut best: Option<Vec<u8>> = None;
+    let mut key = Vec::with_capacity(2 * deal.len());
+    for p in perms {
+        key.clear();
+        for hand in deal {
+            let [x, y] = hand.map(|c| c.index() & !3 | p[(c.index() & 3) as usize]);
+            key.extend_from_slice(&[x.max(y), x.min(y)]);
+        }
+        if best.as_ref().is_none_or(|b| key < *b) {
+            best = Some(key.clone());
+        }
+    }
+    best.unwrap_or_default()
+}
+
+/// Integer tallies of showdowns, per player.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    wins: [u64; MAX_PLAYERS],
+    ties: [u64; MAX_PLAYERS],
+    /// Pot shares in units of 1/`UNITS`.
+    shares: [u64; MAX_PLAYERS],
+    /// Sums of squared shares (Monte Carlo standard errors), in units².
+    squares: [u128; MAX_PLAYERS],
+    showdowns: u64,
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        for i in 0..MAX_PLAYERS {
+            self.wins[i] += other.wins[i];
+            self.ties[i] += other.ties[i];
+            self.shares[i] += other.shares[i];
+            self.squares[i] += other.squares[i];
+        }
+        self.showdowns += other.showdowns;
+    }
+
+    /// Records one showdown among `n` players with these strengths.
+    #[inline(always)]
+    fn record(&mut self, strengths: &[Strength], squares: bool) {
+        let best = strengths.iter().copied().max().unwrap_or(0);
+        let winners = strengths.iter().filter(|&&s| s == best).count() as u64;
+        let share = UNITS / winners;
+        for (i, &s) in strengths.iter().enumerate() {
+            if s == best {
+                if winners == 1 {
+                    self.wins[i] += 1;
+                } else {
+                    self.ties[i] += 1;
+                }
+                self.shares[i] += share;
+                if squares {
+                    self.squares[i] += u128::from(share * share);
+                }
+            }
+        }
+        self.showdowns += 1;
+    }
+}
+
+/// Exact equity by enumerating every deal (use
+/// [`Prepared::exact_is_cheap`] to decide whether to).
+pub fn exact(p: &Prepared) -> EquityResult {
+    let t = tables();
+    let classes = p.classes();
+    let n = p.players();
+    let board = Hand::from_cards(&p.board);
+    // One work item per (class, first board card) so that a single matchup
+    // also spreads over every thread; integer sums make the order irrelevant.
+    let items: Vec<(usize, Option<usize>)> = classes
+        .iter()
+        .enumerate()
+        .flat_map(|(ci, (deal, _, _))| {
+            let left = deck_left(p.used, deal).len();
+            let firsts: Vec<Option<usize>> = if p.board.len() == 5 {
+                vec![None]
+            } else {
+                (0..left).map(Some).collect()
+            };
+            firsts.into_iter().map(move |f| (ci, f))
+        })
+        .collect();
+    let tallies: Vec<(usize, Tally)> = items
+        .par_iter()
+        .map(|&(ci, first)| {
+            let deal = &classes[ci].0;
+            let deck = deck_left(p.used, deal);
+            let mut hands = [Hand::EMPTY; MAX_PLAYERS];
+            for (h, combo) in hands.iter_mut().zip(deal) {
+                *h = board.combine(Hand::from_cards(combo));
+            }
+            let mut tally = Tally::default();
+            match first {
+                None => showdown(t, &hands[..n], &mut tally),
+                Some(f) => {
+                    for h in &mut hands[..n] {
+                        *h = h.with(deck[f]);
+                    }
+                    let k = 4 - p.board.len();
+                    enumerate(t, &hands[..n], &deck[f + 1..], k, &mut tally);
+                }
+            }
+            fixup_heads_up(&mut tally, n);
+            (ci, tally)
+        })
+        .collect();
+    let mut per_class = vec![Tally::default(); classes.len()];
+    for (ci, tally) in &tallies {
+        per_class[*ci].add(tally);
+    }
+    let total_weight: f64 = classes.iter().map(|c| c.1).sum();
+    let boards = p.boards() as f64;
+    let players = (0..n)
+        .map(|i| {
+            let mut e = PlayerEquity {
+                equity: 0.0,
+                win: 0.0,
+                tie: 0.0,
+                stderr: None,
+            };
+            for (c, tally) in classes.iter().zip(&per_class) {
+                let w = c.1 / total_weight / boards;
+                e.equity += w * tally.shares[i] as f64 / UNITS as f64;
+                e.win += w * tally.wins[i] as f64;
+                e.tie += w * tally.ties[i] as f64;
+            }
+            e
+        })
+        .collect();
+    EquityResult {
+        players,
+        method: Method::Exact {
+            combinations: classes.iter().map(|c| c.2).sum(),
+            classes: classes.len() as u64,
+            boards: p.boards(),
+        },
+    }
+}
+
+/// The deck without the used cards and the deal's hole cards, in index order.
+fn deck_left(used: CardSet, deal: &[Combo]) -> Vec<Card> {
+    let taken = deal.iter().fold(used, |s, &c| s.union(pair_set(c)));
+    CardSet::FULL52.difference(taken).to_vec()
+}
+
+/// Adds `k` more board cards from `deck` in every way, then shows down.
+/// Each level adds its card to every player's hand once, so the innermost
+/// loop costs one addition and one lookup per player.
+fn enumerate(t: &Tables, hands: &[Hand], deck: &[Card], k: usize, tally: &mut Tally) {
+    if k == 0 {
+        showdown(t, hands, tally);
+        return;
+    }
+    if k == 1 && hands.len() == 2 {
+        // The heads-up innermost loop, branch-light.
+        let (a, b) = (hands[0], hands[1]);
+        for &c in deck {
+            let (sa, sb) = (t.strength(a.with(c)), t.strength(b.with(c)));
+            tally.wins[0] += u64::from(sa > sb);
+            tally.wins[1] += u64::from(sb > sa);
+            tally.ties[0] += u64::from(sa == sb);
+        }
+        tally.showdowns += deck.len() as u64;
+        return;
+    }
+    let mut next = [Hand::EMPTY; MAX_PLAYERS];
+    for (i, &c) in deck.iter().enumerate().take(deck.len() + 1 - k) {
+        for (n, h) in next.iter_mut().zip(hands) {
+            *n = h.with(c);
+        }
+        enumerate(t, &next[..hands.len()], &deck[i + 1..], k - 1, tally);
+    }
+}
+
+/// The heads-up loop counts ties once, on player 0, and no shares; this
+/// fills in player 1's ties and both players' shares from the counts (and
+/// leaves a tally made by [`Tally::record`] as it was).
+fn fixup_heads_up(tally: &mut Tally, players: usize) {
+    if players == 2 {
+        tally.ties[1] = tally.ties[0];
+        for i in 0..2 {
+            tally.shares[i] = tally.wins[i] * UNITS + tally.ties[i] * (UNITS / 2);
+        }
+    }
+}
+
+#[inline(always)]
+fn showdown(t: &Tables, hands: &[Hand], tally: &mut Tally) {
+    let mut s = [0 as Strength; MAX_PLAYERS];
+    for (x, h) in s.iter_mut().zip(hands) {
+        *x = t.strength(*h);
+    }
+    tally.record(&s[..hands.len()], false);
+}
+
+/// Seeded Monte Carlo equity.
+pub fn monte_carlo(p: &Prepared, seed: u64, stop: Stop) -> Result<EquityResult, EquityError> {
+    if let Stop::StdErr(s) = stop {
+        if !(s >= 1e-5) {
+            return Err(EquityError::StdErrTooSmall(s.to_string()));
+        }
+    }
+    let sampler = Sampler::new(p);
+    let start = Instant::now();
+    let mut total = Tally::default();
+    let mut next_batch = 0u64;
+    loop {
+        let (batches, last_size) = match stop {
+            Stop::Trials(n) => {
+                let b = n.div_ceil(BATCH);
+                (b, n - (b.saturating_sub(1)) * BATCH)
+            }
+            _ => (next_batch + WAVE, BATCH),
+        };
+        let wave: Vec<Tally> = (next_batch..batches)
+            .into_par_iter()
+            .map(|b| {
+                let size = if b + 1 == batches { last_size } else { BATCH };
+                sampler.batch(&mut game_rng(seed, b), size)
+            })
+            .collect();
+        for t in &wave {
+            total.add(t);
+        }
+        next_batch = batches;
+        let done = match stop {
+            Stop::Trials(_) => true,
+            Stop::StdErr(target) => {
+                (0..p.players()).all(|i| stderr(&total, i).is_some_and(|e| e <= target))
+            }
+            Stop::Time(d) => start.elapsed() >= d,
+        };
+        if done {
+            break;
+        }
+    }
+    let n = total.showdowns as f64;
+    let players = (0..p.players())
+        .map(|i| PlayerEquity {
+            equity: total.shares[i] as f64 / UNITS as f64 / n,
+            win: total.wins[i] as f64 / n,
+            tie: total.ties[i] as f64 / n,
+            stderr: stderr(&total, i),
+        })
+        .collect();
+    Ok(EquityResult {
+        players,
+        method: Method::MonteCarlo {
+            trials: total.showdowns,
+            seed,
+        },
+    })
+}
+
+/// Standard error of player `i`'s mean share.
+fn stderr(t: &Tally, i: usize) -> Option<f64> {
+    let n = t.showdowns as f64;
+    if t.showdowns < 2 {
+        return None;
+    }
+    let u = UNITS as f64;
+    let mean = t.shares[i] as f64 / u / n;
+    let mean_sq = t.squares[i] as f64 / (u * u) / n;
+    let var = (mean_sq - mean * mean).max(0.0) * n / (n - 1.0);
+    Some((var / n).sqrt())
+}
+
+/// Draws deals: hole cards from the weighted ranges (rejecting conflicting
+/// deals as a whole, which keeps the joint distribution exact), then the rest
+/// of the board uniformly.
+struct Sampler<'a> {
+    p: &'a Prepared,
+    /// Per player: cumulative weights, or `None` when all weights are equal.
+    cumulative: Vec<Option<Vec<f64>>>,
+    board: Hand,
+}
+
+impl<'a> Sampler<'a> {
+    fn new(p: &'a Prepared) -> Sampler<'a> {
+        let cumulative = p
+            .ranges
+            .iter()
+            .map(|r| {
+                let uniform = r.combos.iter().all(|w| w.weight == r.combos[0].weight);
+                (!uniform).then(|| {
+                    r.combos
+                        .iter()
+                        .scan(0.0, |acc, w| {
+                            *acc += w.weight;
+                            Some(*acc)
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        Sampler {
+            p,
+            cumulative,
+            board: Hand::from_cards(&p.board),
+        }
+    }
+
+    /// `size` accepted trials.
+    fn batch(&self, rng: &mut GameRng, size: u64) -> Tally {
+        let t = tables();
+        let n = self.p.players();
+        let missing = 5 - self.p.board.len();
+        let mut tally = Tally::default();
+        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
+        let mut strengths = [0 as Strength; MAX_PLAYERS];
+        let mut accepted = 0;
+        while accepted < size {
+            let Some(used) = self.deal_holes(rng, &mut hands[..n]) else {
+                continue;
+            };
+            let mut used = used;
+            let mut board = self.board;
+            for _ in 0..missing {
+                let c = loop {
+                    let c = below(rng, 52) as u8;
+                    if used.0 & (1 << c) == 0 {
+                        break Card::from_index(c);
+                    }
+                };
+                used.insert(c);
+                board = board.with(c);
+            }
+            for i in 0..n {
+                strengths[i] = t.strength(board.combine(hands[i]));
+            }
+            tally.record(&strengths[..n], true);
+            accepted += 1;
+        }
+        tally
+    }
+
+    /// Deals every player a combination; `None` when two collide.
+    #[inline]
+    fn deal_holes(&self, rng: &mut GameRng, hands: &mut [Hand]) -> Option<CardSet> {
+        let mut used = self.p.used;
+        for (i, h) in hands.iter_mut().enumerate() {
+            let combos = &self.p.ranges[i].combos;
+            let k = match &self.cumulative[i] {
+                None => below(rng, combos.len() as u64) as usize,
+                Some(cum) => {
+                    let total = cum[cum.len() - 1];
+                    let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+                    cum.partition_point(|&c| c <= u).min(cum.len() - 1)
+                }
+            };
+            let cards = pair_set(combos[k].cards);
+            if used.0 & cards.0 != 0 {
+                return None;
+            }
+            used = used.union(cards);
+            *h = Hand::EMPTY
+                .with(combos[k].cards[0])
+                .with(combos[k].cards[1]);
+        }
+        Some(used)
+    }
+}
+
+/// A uniform integer below `n` by multiply-high (Lemire); the bias is below
+/// n / 2^64, far under anything a simulation can see.
+#[inline(always)]
+fn below(rng: &mut GameRng, n: u64) -> u64 {
+    ((u128::from(rng.next_u64()) * u128::from(n)) >> 64) as u64
+}
+
+/// The slow, obviously correct exact equity: every deal of hole cards and
+/// every board, each showdown evaluated from scratch by the reference
+/// evaluator. For tests on small cases.
+pub fn reference_exact(p: &Prepared) -> Vec<PlayerEquity> {
+    let n = p.players();
+    let mut totals = vec![(0.0f64, 0.0f64, 0.0f64); n];
+    let mut total_weight = 0.0;
+    let mut stack = Vec::new();
+    p.each_deal(0, p.used, 1.0, &mut stack, &mut |deal, w| {
+        let deck = deck_left(p.used, deal);
+        let missing = 5 - p.board.len();
+        let mut boards = 0u64;
+        let mut acc = vec![(0.0, 0.0, 0.0); n];
+        let mut pick = Vec::new();
+        each_subset(&deck, missing, &mut pick, &mut |extra| {
+            let s: Vec<Strength> = deal
+                .iter()
+                .map(|h| {
+                    let mut cards = p.board.clone();
+                    cards.extend_from_slice(extra);
+                    cards.extend_from_slice(h);
+                    super::eval::reference::evaluate(&cards)
+                })
+                .collect();
+            let best = *s.iter().max().unwrap_or(&0);
+            let k = s.iter().filter(|&&x| x == best).count();
+            for i in 0..n {
+                if s[i] == best {
+                    acc[i].0 += 1.0 / k as f64;
+                    if k == 1 {
+                        acc[i].1 += 1.0;
+                    } else {
+                        acc[i].2 += 1.0;
+                    }
+                }
+            }
+            boards += 1;
+        });
+        for i in 0..n {
+            totals[i].0 += w * acc[i].0 / boards as f64;
+            totals[i].1 += w * acc[i].1 / boards as f64;
+            totals[i].2 += w * acc[i].2 / boards as f64;
+        }
+        total_weight += w;
+    });
+    totals
+        .into_iter()
+        .map(|(e, w, t)| PlayerEquity {
+            equity: e / total_weight,
+            win: w / total_weight,
+            tie: t / total_weight,
+            stderr: None,
+        })
+        .collect()
+}
+
+fn each_subset(deck: &[Card], k: usize, pick: &mut Vec<Card>, f: &mut dyn FnMut(&[Card])) {
+    if k == 0 {
+        f(pick);
+        return;
+    }
+    for i in 0..deck.len() {
+        pick.push(deck[i]);
+        each_subset(&deck[i + 1..], k - 1, pick, f);
+        pick.pop();
+    }
+}

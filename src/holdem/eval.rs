@@ -106,6 +106,24 @@ const SUIT_SHIFT: u32 = 40;
 const SUIT_BIAS: u64 = 0x3333 << SUIT_SHIFT;
 const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
 
+/// What one card adds to a hand (its rank count, suit count and suit-mask
+/// bits), precomputed so that adding a card is two loads, an add and an or.
+/// Indexed by `card.index()`; entries 52..64 (jokers, never valid here) add
+/// nothing, so the `& 63` mask keeps the lookup in bounds without a check.
+const CARD_HANDS: [Hand; 64] = {
+    let mut t = [Hand { key: 0, suits: 0 }; 64];
+    let mut i = 0;
+    while i < 52 {
+        let (rank, suit) = ((i >> 2) as u64, (i & 3) as u64);
+        t[i] = Hand {
+            key: (1 << (3 * rank)) + (1 << (SUIT_SHIFT as u64 + 4 * suit)),
+            suits: 1 << (16 * suit + rank),
+        };
+        i += 1;
+    }
+    t
+};
+
 /// A hand being built card by card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hand {
@@ -130,10 +148,10 @@ impl Hand {
     /// the evaluation is meaningful for 5 to 7 of them.
     #[inline(always)]
     pub fn with(self, card: Card) -> Hand {
-        let (rank, suit) = ((card.index() >> 2) as u64, (card.index() & 3) as u64);
+        let add = CARD_HANDS[card.index() as usize & 63];
         Hand {
-            key: self.key + (1 << (3 * rank)) + (1 << (SUIT_SHIFT as u64 + 4 * suit)),
-            suits: self.suits | (1 << (16 * suit + rank)),
+            key: self.key + add.key,
+            suits: self.suits | add.suits,
         }
     }
 
