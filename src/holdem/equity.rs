@@ -498,7 +498,11 @@ fn enumerate(t: &Tables, hands: &[Hand], deck: &[Card], k: usize, tally: &mut Ta
         return;
     }
     let mut next = [Hand::EMPTY; MAX_PLAYERS];
-    for (i, &c) in deck.iter().enumerate().take(deck.len() + 1 - k) {
+    for (i, &c) in deck
+        .iter()
+        .enumerate()
+        .take((deck.len() + 1).saturating_sub(k))
+    {
         for (n, h) in next.iter_mut().zip(hands) {
             *n = h.with(c);
         }

@@ -1,0 +1,156 @@
+//! Equity: exact figures enumerated to the last digit, the fast enumeration
+//! against the slow reference, Monte Carlo against exact answers, and
+//! thread-independence of seeded Monte Carlo.
+
+use cardsim::cards::{parse_cards, CardSet};
+use cardsim::holdem::equity::{
+    exact, monte_carlo, reference_exact, EquityError, Method, Query, Stop,
+};
+use cardsim::holdem::range::Range;
+
+fn query(players: &[&str], board: &str, dead: &str) -> Query {
+    Query {
+        ranges: players.iter().map(|p| Range::parse(p).unwrap()).collect(),
+        board: parse_cards(board).unwrap(),
+        dead: parse_cards(dead).unwrap().into_iter().collect::<CardSet>(),
+    }
+}
+
+fn percent4(x: f64) -> String {
+    format!("{:.4}", 100.0 * x)
+}
+
+#[test]
+fn aces_against_kings_over_every_combination() {
+    let r = exact(&query(&["AA", "KK"], "", "").prepare().unwrap());
+    assert_eq!(percent4(r.players[0].equity), "81.9461");
+    assert_eq!(percent4(r.players[1].equity), "18.0539");
+    assert_eq!(
+        r.method,
+        Method::Exact {
+            combinations: 36,
+            classes: 3,
+            boards: 1_712_304
+        }
+    );
+    // The same matchup with one combination gives the same figure (the suit
+    // classes are each weighted by their size).
+    let one = exact(&query(&["AsAh", "KsKd"], "", "").prepare().unwrap());
+    assert_eq!(percent4(one.players[0].equity), "81.9461");
+}
+
+#[test]
+fn ace_king_suited_against_queens() {
+    let r = exact(&query(&["AKs", "QQ"], "", "").prepare().unwrap());
+    assert_eq!(percent4(r.players[0].equity), "46.0485");
+    assert_eq!(percent4(r.players[1].equity), "53.9515");
+    let sum: f64 = r.players.iter().map(|p| p.equity).sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+}
+
+/// The fast enumeration (suit classes, incremental hands, the heads-up
+/// loop) against plain enumeration with the reference evaluator, on boards
+/// small enough for the reference.
+#[test]
+fn fast_exact_matches_the_reference() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (&["AhKh", "2c2d"], "Qh Jh 3s", ""),
+        (&["AA", "KK"], "2c 7d 9h", ""),
+        (&["AKs", "QQ,JJ", "T9s"], "2c 7d 9h 4s", ""),
+        (&["random", "AA"], "2c 7d 9h Ts Js", ""),
+        (&["AhAd", "KK", "QQ:0.5,AKo"], "3c 4c 5c", "6c"),
+        (&["22-44", "A2s+"], "Ah 2h 3h 4d", "Kd"),
+        (&["KcQc", "JsTs", "9d9h", "AsKd"], "2c 3c 8s", ""),
+    ];
+    for &(players, board, dead) in cases {
+        let p = query(players, board, dead).prepare().unwrap();
+        let fast = exact(&p);
+        let slow = reference_exact(&p);
+        for (i, (f, s)) in fast.players.iter().zip(&slow).enumerate() {
+            for (a, b, what) in [
+                (f.equity, s.equity, "equity"),
+                (f.win, s.win, "win"),
+                (f.tie, s.tie, "tie"),
+            ] {
+                assert!(
+                    (a - b).abs() < 1e-9,
+                    "{players:?} on {board}: player {} {what} {a} vs {b}",
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn monte_carlo_is_within_three_standard_errors_of_exact() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["AA", "KK"], ""),
+        (&["AKs", "QQ"], ""),
+        (&["AhKh", "2c2d"], "Qh Jh 3s"),
+        (&["AA", "KK", "QQ"], ""),
+        (&["QQ+,AKs:0.5", "T9s", "22-55"], "9c 5d 2s"),
+    ];
+    for (seed, &(players, board)) in cases.iter().enumerate() {
+        let p = query(players, board, "").prepare().unwrap();
+        let truth = exact(&p);
+        let mc = monte_carlo(&p, seed as u64, Stop::Trials(400_000)).unwrap();
+        for (t, m) in truth.players.iter().zip(&mc.players) {
+            let se = m.stderr.unwrap();
+            assert!(se > 0.0 && se < 0.002);
+            assert!(
+                (t.equity - m.equity).abs() < 3.0 * se,
+                "{players:?}: exact {} vs MC {} (se {se})",
+                t.equity,
+                m.equity
+            );
+        }
+    }
+}
+
+#[test]
+fn monte_carlo_does_not_depend_on_threads() {
+    let p = query(&["QQ+,AKs", "random", "T9s:0.7,JJ"], "", "")
+        .prepare()
+        .unwrap();
+    let run = |threads: usize, stop: Stop| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| monte_carlo(&p, 42, stop).unwrap())
+    };
+    for stop in [Stop::Trials(100_003), Stop::StdErr(0.002)] {
+        assert_eq!(run(1, stop), run(2, stop));
+        assert_eq!(run(1, stop), run(3, stop));
+    }
+    assert_eq!(
+        run(2, Stop::Trials(100_003)).method,
+        Method::MonteCarlo {
+            trials: 100_003,
+            seed: 42
+        }
+    );
+}
+
+#[test]
+fn bad_questions_are_refused() {
+    let err = |players: &[&str], board: &str, dead: &str| {
+        query(players, board, dead).prepare().unwrap_err()
+    };
+    assert_eq!(err(&["AA"], "", ""), EquityError::PlayerCount(1));
+    assert_eq!(err(&["AA", "KK"], "2c 3c", ""), EquityError::BoardSize(2));
+    assert_eq!(
+        err(&["AhAs", "AhKd"], "", ""),
+        EquityError::CardTwice("Ah".into())
+    );
+    assert_eq!(
+        err(&["AhAs", "KK"], "2c 3c 4c", "3c"),
+        EquityError::CardTwice("3c".into())
+    );
+    assert!(matches!(
+        err(&["AhAs", "AA"], "Ad 2c 3c", ""),
+        EquityError::EmptyRange { player: 2, .. }
+    ));
+    assert_eq!(err(&["AhAs", "AA", "AA"], "", ""), EquityError::NoDeal);
+}
