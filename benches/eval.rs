@@ -17,7 +17,9 @@ fn random_hands(n: usize) -> Vec<[Card; 7]> {
     (0..n)
         .map(|_| {
             let (cards, _) = deck.partial_shuffle(&mut rng, 7);
-            [cards[0], cards[1], cards[2], cards[3], cards[4], cards[5], cards[6]]
+            [
+                cards[0], cards[1], cards[2], cards[3], cards[4], cards[5], cards[6],
+            ]
         })
         .collect()
 }

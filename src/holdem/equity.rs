@@ -534,7 +534,7 @@ fn showdown(t: &Tables, hands: &[Hand], tally: &mut Tally) {
 /// Seeded Monte Carlo equity.
 pub fn monte_carlo(p: &Prepared, seed: u64, stop: Stop) -> Result<EquityResult, EquityError> {
     if let Stop::StdErr(s) = stop {
-        if !(s >= 1e-5) {
+        if s.is_nan() || s < 1e-5 {
             return Err(EquityError::StdErrTooSmall(s.to_string()));
         }
     }

@@ -140,7 +140,7 @@ fn combo_slot(c: Combo) -> usize {
 
 /// Suitedness of a two-rank token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Suited {
+enum Suitedness {
     Any,
     Suited,
     Offsuit,
@@ -151,7 +151,7 @@ enum Suited {
 struct Class {
     hi: Rank,
     lo: Rank,
-    suited: Suited,
+    suited: Suitedness,
 }
 
 /// The combinations of one token (without its weight).
@@ -191,13 +191,13 @@ fn parse_class(text: &str) -> Result<Class, String> {
         })
     };
     let (r1, r2, suited) = match chars.as_slice() {
-        [a, b] => (rank(*a)?, rank(*b)?, Suited::Any),
-        [a, b, 's' | 'S'] => (rank(*a)?, rank(*b)?, Suited::Suited),
-        [a, b, 'o' | 'O'] => (rank(*a)?, rank(*b)?, Suited::Offsuit),
+        [a, b] => (rank(*a)?, rank(*b)?, Suitedness::Any),
+        [a, b, 's' | 'S'] => (rank(*a)?, rank(*b)?, Suitedness::Suited),
+        [a, b, 'o' | 'O'] => (rank(*a)?, rank(*b)?, Suitedness::Offsuit),
         _ => return Err("expected a hand like AKs, AKo, AK, QQ, QQ+, A2s+, 22-55 or AhKh".into()),
     };
     let (hi, lo) = if r1 >= r2 { (r1, r2) } else { (r2, r1) };
-    if hi == lo && suited != Suited::Any {
+    if hi == lo && suited != Suitedness::Any {
         return Err("a pair cannot be suited or offsuit".into());
     }
     Ok(Class { hi, lo, suited })
@@ -210,7 +210,7 @@ fn plus_classes(c: Class) -> Vec<Class> {
             .map(|r| Class {
                 hi: Rank::new(r),
                 lo: Rank::new(r),
-                suited: Suited::Any,
+                suited: Suitedness::Any,
             })
             .collect()
     } else {
@@ -234,7 +234,7 @@ fn dash_classes(a: Class, b: Class) -> Result<Vec<Class>, String> {
             .map(|r| Class {
                 hi: Rank::new(r),
                 lo: Rank::new(r),
-                suited: Suited::Any,
+                suited: Suitedness::Any,
             })
             .collect());
     }
@@ -265,9 +265,9 @@ fn class_combos(c: Class) -> Vec<Combo> {
                 s1.index() < s2.index()
             } else {
                 match c.suited {
-                    Suited::Any => true,
-                    Suited::Suited => same,
-                    Suited::Offsuit => !same,
+                    Suitedness::Any => true,
+                    Suitedness::Suited => same,
+                    Suitedness::Offsuit => !same,
                 }
             };
             if keep {
