@@ -369,6 +369,22 @@ impl Tally {
         self.showdowns += other.showdowns;
     }
 
+    /// [`Tally::record`] for two players (squares included), without loops.
+    #[inline(always)]
+    fn record_heads_up(&mut self, a: Strength, b: Strength) {
+        let (wa, wb, tie) = (u64::from(a > b), u64::from(b > a), u64::from(a == b));
+        self.wins[0] += wa;
+        self.wins[1] += wb;
+        self.ties[0] += tie;
+        self.ties[1] += tie;
+        let (sa, sb) = (wa * UNITS + tie * (UNITS / 2), wb * UNITS + tie * (UNITS / 2));
+        self.shares[0] += sa;
+        self.shares[1] += sb;
+        self.squares[0] += u128::from(sa * sa);
+        self.squares[1] += u128::from(sb * sb);
+        self.showdowns += 1;
+    }
+
     /// Records one showdown among `n` players with these strengths.
     #[inline(always)]
     fn record(&mut self, strengths: &[Strength], squares: bool) {
@@ -653,20 +669,27 @@ impl<'a> Sampler<'a> {
             };
             let mut used = used;
             let mut board = self.board;
+            let mut bits = Bits::default();
             for _ in 0..missing {
                 let c = loop {
-                    let c = below(rng, 52) as u8;
-                    if used.0 & (1 << c) == 0 {
+                    let c = bits.next6(rng);
+                    if c < 52 && used.0 & (1 << c) == 0 {
                         break Card::from_index(c);
                     }
                 };
                 used.insert(c);
                 board = board.with(c);
             }
-            for i in 0..n {
-                strengths[i] = t.strength(board.combine(hands[i]));
+            if n == 2 {
+                let a = t.strength(board.combine(hands[0]));
+                let b = t.strength(board.combine(hands[1]));
+                tally.record_heads_up(a, b);
+            } else {
+                for i in 0..n {
+                    strengths[i] = t.strength(board.combine(hands[i]));
+                }
+                tally.record(&strengths[..n], true);
             }
-            tally.record(&strengths[..n], true);
             accepted += 1;
         }
         tally
@@ -679,6 +702,7 @@ impl<'a> Sampler<'a> {
         for (i, h) in hands.iter_mut().enumerate() {
             let combos = &self.p.ranges[i].combos;
             let k = match &self.cumulative[i] {
+                None if combos.len() == 1 => 0,
                 None => below(rng, combos.len() as u64) as usize,
                 Some(cum) => {
                     let total = cum[cum.len() - 1];
@@ -696,6 +720,30 @@ impl<'a> Sampler<'a> {
                 .with(combos[k].cards[1]);
         }
         Some(used)
+    }
+}
+
+/// Random 6-bit numbers, ten from each 64-bit draw: a board card is drawn
+/// by rejection (values 52..63 and cards already used are skipped, which
+/// keeps every remaining card exactly equally likely), so one draw of the
+/// generator serves several cards.
+#[derive(Default)]
+struct Bits {
+    word: u64,
+    left: u32,
+}
+
+impl Bits {
+    #[inline(always)]
+    fn next6(&mut self, rng: &mut GameRng) -> u8 {
+        if self.left == 0 {
+            self.word = rng.next_u64();
+            self.left = 10;
+        }
+        let v = (self.word & 63) as u8;
+        self.word >>= 6;
+        self.left -= 1;
+        v
     }
 }
 

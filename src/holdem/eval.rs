@@ -184,11 +184,11 @@ pub fn evaluate(cards: &[Card]) -> Strength {
 /// The generated lookup tables.
 pub struct Tables {
     /// Perfect-hash slots: the strength of each 5- to 7-card rank multiset.
-    ranks: Vec<Strength>,
+    ranks: Box<[Strength; 1 << SLOT_BITS]>,
     /// Displacement of each hash bucket.
-    displace: Vec<u16>,
+    displace: Box<[u16; 1 << BUCKET_BITS]>,
     /// Best flush (or straight flush) of a 13-bit suit mask.
-    flush: Vec<Strength>,
+    flush: Box<[Strength; 1 << 13]>,
     multiplier: u64,
 }
 
@@ -211,7 +211,7 @@ impl Tables {
     #[inline(always)]
     fn slot(&self, rank_key: u64) -> usize {
         let h = rank_key.wrapping_mul(self.multiplier);
-        let bucket = (h >> (64 - BUCKET_BITS)) as usize;
+        let bucket = (h >> (64 - BUCKET_BITS)) as usize & ((1 << BUCKET_BITS) - 1);
         (((h >> 20) as usize) ^ self.displace[bucket] as usize) & ((1 << SLOT_BITS) - 1)
     }
 
@@ -341,7 +341,7 @@ mod build {
                 entries.push((rank_key(counts), strength_of[&best_of(counts)]));
             });
         }
-        let flush = (0..1u32 << 13)
+        let flush: Vec<Strength> = (0..1u32 << 13)
             .map(|m| best_flush(m, &strength_of))
             .collect();
         // Hash and displace: try multipliers from a fixed sequence until
@@ -351,14 +351,22 @@ mod build {
             seed = crate::rng::mix64(seed);
             let multiplier = seed | 1;
             if let Some((ranks, displace)) = displace(&entries, multiplier) {
+                // Fixed-size arrays: every index the lookups compute is
+                // masked to the array's size, so no bounds check remains.
                 return Tables {
-                    ranks,
-                    displace,
-                    flush,
+                    ranks: boxed_array(ranks),
+                    displace: boxed_array(displace),
+                    flush: boxed_array(flush),
                     multiplier,
                 };
             }
         }
+    }
+
+    fn boxed_array<const N: usize>(v: Vec<u16>) -> Box<[u16; N]> {
+        v.into_boxed_slice()
+            .try_into()
+            .expect("table generated with its fixed size")
     }
 
     fn displace(entries: &[(u64, Strength)], multiplier: u64) -> Option<(Vec<Strength>, Vec<u16>)> {
