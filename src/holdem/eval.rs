@@ -271,27 +271,6 @@ mod build {
         go(0, n, &mut [0; 13], f);
     }
 
-    /// Best non-flush value among the 5-card sub-multisets of `counts`.
-    fn best_of(counts: &[u8; 13]) -> Value {
-        fn go(rank: usize, left: u8, counts: &[u8; 13], pick: &mut [u8; 13], best: &mut Value) {
-            if left == 0 {
-                *best = (*best).max(value_of_ranks(pick, false));
-                return;
-            }
-            if rank == 13 {
-                return;
-            }
-            for c in (0..=counts[rank].min(left)).rev() {
-                pick[rank] = c;
-                go(rank + 1, left - c, counts, pick, best);
-            }
-            pick[rank] = 0;
-        }
-        let mut best = 0;
-        go(0, 5, counts, &mut [0; 13], &mut best);
-        best
-    }
-
     /// Best flush of a suit mask (0 below five cards).
     fn best_flush(mask: u32, strength_of: &HashMap<Value, Strength>) -> Strength {
         if mask.count_ones() < 5 {
@@ -335,10 +314,25 @@ mod build {
             .enumerate()
             .map(|(i, &v)| (v, (i + 1) as Strength))
             .collect();
+        // 5-card multisets from the reference; a 6- or 7-card multiset is
+        // worth its best sub-multiset with one card fewer (the best five of
+        // n cards are among some n-1 of them), so each costs 13 lookups.
+        let mut by_key: HashMap<u64, Strength> = HashMap::with_capacity(73_775);
         let mut entries: Vec<(u64, Strength)> = Vec::with_capacity(73_775);
         for n in 5..=7 {
             for_each_multiset(n, &mut |counts| {
-                entries.push((rank_key(counts), strength_of[&best_of(counts)]));
+                let key = rank_key(counts);
+                let s = if n == 5 {
+                    strength_of[&value_of_ranks(counts, false)]
+                } else {
+                    (0..13)
+                        .filter(|&r| counts[r] > 0)
+                        .map(|r| by_key[&(key - (1 << (3 * r)))])
+                        .max()
+                        .unwrap_or(0)
+                };
+                by_key.insert(key, s);
+                entries.push((key, s));
             });
         }
         let flush: Vec<Strength> = (0..1u32 << 13)
@@ -386,8 +380,9 @@ mod build {
             if items.is_empty() {
                 break;
             }
+            let mut taken: Vec<usize> = Vec::with_capacity(items.len());
             let found = (0..=u16::MAX).find(|&d| {
-                let mut taken: Vec<usize> = Vec::with_capacity(items.len());
+                taken.clear();
                 items.iter().all(|&(h, _)| {
                     let slot = (h ^ d as usize) & (slots - 1);
                     let free = !used[slot] && !taken.contains(&slot);
