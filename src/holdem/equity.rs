@@ -377,7 +377,10 @@ impl Tally {
         self.wins[1] += wb;
         self.ties[0] += tie;
         self.ties[1] += tie;
-        let (sa, sb) = (wa * UNITS + tie * (UNITS / 2), wb * UNITS + tie * (UNITS / 2));
+        let (sa, sb) = (
+            wa * UNITS + tie * (UNITS / 2),
+            wb * UNITS + tie * (UNITS / 2),
+        );
         self.shares[0] += sa;
         self.shares[1] += sb;
         self.squares[0] += u128::from(sa * sa);
