@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use rand::RngExt;
 
-use super::moves::legal_plays;
+use super::moves::MoveGen;
 use super::rules::{rank_of, Combo, Kind, RuleSet, TWO};
 use crate::cards::{Card, CardSet};
 use crate::rng::GameRng;
@@ -177,6 +177,7 @@ fn lowest_card(rules: RuleSet, hand: CardSet) -> Card {
 pub struct PlannerAgent {
     memo: HashMap<u64, u8>,
     buf: Vec<Vec<Combo>>,
+    gen: MoveGen,
 }
 
 impl PlannerAgent {
@@ -197,7 +198,7 @@ impl PlannerAgent {
         }
         let mut plays = std::mem::take(&mut self.buf[depth]);
         // The lowest card is in some combination: try each.
-        legal_plays(
+        self.gen.generate(
             rules,
             hand,
             None,

@@ -4,7 +4,7 @@
 use rand::seq::SliceRandom;
 
 use super::agents::{Agent, View};
-use super::moves::legal_plays;
+use super::moves::MoveGen;
 use super::rules::{is_chop, Combo, RuleSet};
 use crate::cards::{Card, CardSet};
 use crate::rng::GameRng;
@@ -102,6 +102,7 @@ pub fn play(
     let mut played = CardSet::EMPTY;
     let mut finished = [false; MAX_PLAYERS];
     let mut legal: Vec<Combo> = Vec::with_capacity(64);
+    let mut gen = MoveGen::default();
     // Trick state.
     let mut turn = leader;
     let mut last: Option<(Combo, usize)> = None;
@@ -110,7 +111,7 @@ pub fn play(
     log(Event::Lead(leader as u8));
     loop {
         let last_combo = last.map(|(c, _)| c);
-        legal_plays(
+        gen.generate(
             rules,
             hands[turn],
             last_combo.as_ref(),

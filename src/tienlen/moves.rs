@@ -2,13 +2,14 @@
 //! combination (chops included), each exactly once; and the seed's hints,
 //! the legal plays weakest first.
 
-use super::rules::{beats, classify, is_chop, rank_of, Combo, Kind, RuleSet, TWO};
+use super::rules::{beats, classify, is_chop, Combo, Kind, RuleSet, TWO};
 use crate::cards::{Card, CardSet};
 
 /// Every combination `hand` can play: over `last`, or as a lead when
 /// `last` is `None`. With `must_hold`, only plays holding that card (the
 /// first play under `vietnamese`). Written into `out` (cleared first), with
-/// no duplicates, in a fixed order.
+/// no duplicates, in a fixed order. Allocates its buffers; a game loop uses
+/// [`MoveGen`] to reuse them.
 pub fn legal_plays(
     rules: RuleSet,
     hand: CardSet,
@@ -16,114 +17,169 @@ pub fn legal_plays(
     must_hold: Option<Card>,
     out: &mut Vec<Combo>,
 ) {
-    out.clear();
-    let mut by_rank = [[Card::from_index(0); 4]; 13];
-    let mut counts = [0usize; 13];
-    for c in hand.iter() {
-        let r = rank_of(c) as usize;
-        by_rank[r][counts[r]] = c;
-        counts[r] += 1;
-    }
-    let mut push = |cards: CardSet, kind: Kind, len: u8| {
-        if must_hold.is_some_and(|m| !cards.contains(m)) {
-            return;
+    MoveGen::default().generate(rules, hand, last, must_hold, out);
+}
+
+/// The legal-play generator with its buffers, reused from call to call.
+#[derive(Clone, Debug, Default)]
+pub struct MoveGen {
+    singles: Vec<(CardSet, u8)>,
+    pairs: Vec<(CardSet, u8)>,
+    next: Vec<(CardSet, u8)>,
+}
+
+impl MoveGen {
+    /// [`legal_plays`] without allocating once the buffers have grown.
+    ///
+    /// Same-rank kinds come from the subsets of each rank's cards; runs from
+    /// extending every choice of one card (or one pair) per rank. Following,
+    /// only the kinds that can beat `last` are built, ranks that cannot beat
+    /// it are skipped, and runs stop at `last`'s length; `beats` still
+    /// decides every play, so the pruning only saves work.
+    pub fn generate(
+        &mut self,
+        rules: RuleSet,
+        hand: CardSet,
+        last: Option<&Combo>,
+        must_hold: Option<Card>,
+        out: &mut Vec<Combo>,
+    ) {
+        out.clear();
+        // Cards of each rank with their strengths, weakest suit first
+        // (strength = rank * 4 + suit order, so visiting strengths in order
+        // visits each rank's suits in order).
+        let mut by_rank = [[(CardSet::EMPTY, 0u8); 4]; 13];
+        let mut counts = [0usize; 13];
+        let order = rules.cards_by_strength();
+        for (st, &c) in order.iter().enumerate() {
+            if hand.contains(c) {
+                let r = st >> 2;
+                by_rank[r][counts[r]] = (CardSet(c.bit()), st as u8);
+                counts[r] += 1;
+            }
         }
-        let top = cards.iter().map(|c| rules.strength(c)).max().unwrap_or(0);
-        let combo = Combo {
-            cards,
-            kind,
-            len,
-            top,
-        };
-        if last.is_none_or(|l| beats(rules, &combo, l)) {
-            out.push(combo);
-        }
-    };
-    // Which kinds can follow at all (saves generating the rest).
-    let want = |kind: Kind| -> bool {
-        let Some(l) = last else { return true };
-        if l.kind == kind {
-            return true;
-        }
-        match kind {
-            Kind::Quads => matches!(l.kind, Kind::Single),
-            Kind::PairRun => matches!(
-                l.kind,
-                Kind::Single | Kind::Pair | Kind::Triple | Kind::Quads
-            ),
-            _ => false,
-        }
-    };
-    // Same-rank kinds: every subset of each rank's cards.
-    for r in 0..13 {
-        let cs = &by_rank[r][..counts[r]];
-        for mask in 1u32..(1 << cs.len()) {
-            let kind = match mask.count_ones() {
-                1 => Kind::Single,
-                2 => Kind::Pair,
-                3 => Kind::Triple,
-                _ => Kind::Quads,
+        let mut push = |cards: CardSet, kind: Kind, len: u8, top: u8| {
+            if must_hold.is_some_and(|m| !cards.contains(m)) {
+                return;
+            }
+            let combo = Combo {
+                cards,
+                kind,
+                len,
+                top,
             };
+            if last.is_none_or(|l| beats(rules, &combo, l)) {
+                out.push(combo);
+            }
+        };
+        // Which kinds can follow at all.
+        let want = |kind: Kind| -> bool {
+            let Some(l) = last else { return true };
+            if l.kind == kind {
+                return true;
+            }
+            match kind {
+                Kind::Quads => matches!(l.kind, Kind::Single),
+                Kind::PairRun => {
+                    matches!(
+                        l.kind,
+                        Kind::Single | Kind::Pair | Kind::Triple | Kind::Quads
+                    )
+                }
+                _ => false,
+            }
+        };
+        // Same-rank plays of the same kind as `last` need a rank at least
+        // as high as its top card's.
+        let min_rank = |kind: Kind| match last {
+            Some(l) if l.kind == kind => (l.top >> 2) as usize,
+            _ => 0,
+        };
+        for (kind, size) in [
+            (Kind::Single, 1u32),
+            (Kind::Pair, 2),
+            (Kind::Triple, 3),
+            (Kind::Quads, 4),
+        ] {
             if !want(kind) {
                 continue;
             }
-            let set = (0..cs.len())
-                .filter(|i| mask >> i & 1 == 1)
-                .fold(CardSet::EMPTY, |s, i| s.union(CardSet(cs[i].bit())));
-            push(set, kind, 1);
-        }
-    }
-    // Runs (no 2): straights take one card per rank, pair runs one pair.
-    let (straights, pair_runs) = (want(Kind::Straight), want(Kind::PairRun));
-    if !straights && !pair_runs {
-        return;
-    }
-    let mut singles: Vec<CardSet> = Vec::new();
-    let mut pairs: Vec<CardSet> = Vec::new();
-    let mut next: Vec<CardSet> = Vec::new();
-    for start in 0..TWO as usize {
-        singles.clear();
-        singles.push(CardSet::EMPTY);
-        pairs.clear();
-        pairs.push(CardSet::EMPTY);
-        for r in start..TWO as usize {
-            let cs = &by_rank[r][..counts[r]];
-            if cs.is_empty() {
-                break;
-            }
-            let len = (r - start + 1) as u8;
-            if straights {
-                next.clear();
-                for s in &singles {
-                    next.extend(cs.iter().map(|c| s.union(CardSet(c.bit()))));
+            for r in min_rank(kind)..13 {
+                let cs = &by_rank[r][..counts[r]];
+                if cs.len() < size as usize {
+                    continue;
                 }
-                std::mem::swap(&mut singles, &mut next);
+                for mask in 1u32..(1 << cs.len()) {
+                    if mask.count_ones() != size {
+                        continue;
+                    }
+                    let (mut set, mut top) = (CardSet::EMPTY, 0);
+                    for (i, &(c, st)) in cs.iter().enumerate() {
+                        if mask >> i & 1 == 1 {
+                            set = set.union(c);
+                            top = top.max(st);
+                        }
+                    }
+                    push(set, kind, 1, top);
+                }
             }
-            if pair_runs {
-                next.clear();
-                for s in &pairs {
-                    for i in 0..cs.len() {
-                        for j in i + 1..cs.len() {
-                            next.push(s.union(CardSet(cs[i].bit() | cs[j].bit())));
+        }
+        // Runs (no 2): straights take one card per rank, pair runs one pair.
+        let (straights, pair_runs) = (want(Kind::Straight), want(Kind::PairRun));
+        if !straights && !pair_runs {
+            return;
+        }
+        // Following a straight, only its length can follow.
+        let straight_len = last.filter(|l| l.kind == Kind::Straight).map(|l| l.len);
+        for start in 0..TWO as usize {
+            self.singles.clear();
+            self.singles.push((CardSet::EMPTY, 0));
+            self.pairs.clear();
+            self.pairs.push((CardSet::EMPTY, 0));
+            let mut grow_singles = straights;
+            let mut grow_pairs = pair_runs;
+            for r in start..TWO as usize {
+                let cs = &by_rank[r][..counts[r]];
+                if cs.is_empty() || !(grow_singles || grow_pairs) {
+                    break;
+                }
+                let len = (r - start + 1) as u8;
+                if grow_singles {
+                    self.next.clear();
+                    for &(s, _) in &self.singles {
+                        // The top card is this rank's card (the highest rank).
+                        self.next.extend(cs.iter().map(|&(c, st)| (s.union(c), st)));
+                    }
+                    std::mem::swap(&mut self.singles, &mut self.next);
+                }
+                if grow_pairs {
+                    self.next.clear();
+                    for &(s, _) in &self.pairs {
+                        for i in 0..cs.len() {
+                            for j in i + 1..cs.len() {
+                                // Sorted by strength: j is the higher card.
+                                self.next.push((s.union(cs[i].0).union(cs[j].0), cs[j].1));
+                            }
+                        }
+                    }
+                    std::mem::swap(&mut self.pairs, &mut self.next);
+                    grow_pairs = !self.pairs.is_empty();
+                }
+                if len >= 3 {
+                    if grow_singles && straight_len.is_none_or(|l| l == len) {
+                        for &(s, top) in &self.singles {
+                            push(s, Kind::Straight, len, top);
+                        }
+                    }
+                    if grow_pairs {
+                        for &(s, top) in &self.pairs {
+                            push(s, Kind::PairRun, len, top);
                         }
                     }
                 }
-                std::mem::swap(&mut pairs, &mut next);
-            }
-            if len >= 3 {
-                if straights {
-                    for &s in &singles {
-                        push(s, Kind::Straight, len);
-                    }
+                if straight_len == Some(len) {
+                    grow_singles = false;
                 }
-                if pair_runs {
-                    for &s in &pairs {
-                        push(s, Kind::PairRun, len);
-                    }
-                }
-            }
-            if pairs.is_empty() && !straights {
-                break;
             }
         }
     }

@@ -5,6 +5,7 @@
 //! kind, length and top card, so "beats" compares small integers.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use thiserror::Error;
 
@@ -56,6 +57,24 @@ impl RuleSet {
     #[inline]
     pub fn strength(self, c: Card) -> u8 {
         rank_of(c) * 4 + self.suit_order(c)
+    }
+
+    /// The 52 cards from weakest to strongest (index = strength).
+    pub fn cards_by_strength(self) -> &'static [Card; 52] {
+        static SEED: OnceLock<[Card; 52]> = OnceLock::new();
+        static VIETNAMESE: OnceLock<[Card; 52]> = OnceLock::new();
+        let cell = match self {
+            RuleSet::Seed => &SEED,
+            RuleSet::Vietnamese => &VIETNAMESE,
+        };
+        cell.get_or_init(|| {
+            let mut t = [Card::from_index(0); 52];
+            for i in 0..52 {
+                let c = Card::from_index(i);
+                t[self.strength(c) as usize] = c;
+            }
+            t
+        })
     }
 
     fn suit_order(self, c: Card) -> u8 {
