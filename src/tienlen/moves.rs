@@ -72,22 +72,18 @@ impl MoveGen {
                 out.push(combo);
             }
         };
-        // Which kinds can follow at all.
+        // Which kinds can follow at all: `last`'s own kind, and the kinds
+        // that could chop it (a probe of the longest such run decides, as
+        // every chop rule only asks for a minimum length).
         let want = |kind: Kind| -> bool {
             let Some(l) = last else { return true };
-            if l.kind == kind {
-                return true;
-            }
-            match kind {
-                Kind::Quads => matches!(l.kind, Kind::Single),
-                Kind::PairRun => {
-                    matches!(
-                        l.kind,
-                        Kind::Single | Kind::Pair | Kind::Triple | Kind::Quads
-                    )
-                }
-                _ => false,
-            }
+            let probe = Combo {
+                cards: CardSet::EMPTY,
+                kind,
+                len: if kind == Kind::PairRun { 6 } else { 1 },
+                top: 51,
+            };
+            l.kind == kind || is_chop(rules, &probe, l)
         };
         // Same-rank plays of the same kind as `last` need a rank at least
         // as high as its top card's.
@@ -107,6 +103,12 @@ impl MoveGen {
             for r in min_rank(kind)..13 {
                 let cs = &by_rank[r][..counts[r]];
                 if cs.len() < size as usize {
+                    continue;
+                }
+                if size == 1 {
+                    for &(c, st) in cs {
+                        push(c, kind, 1, st);
+                    }
                     continue;
                 }
                 for mask in 1u32..(1 << cs.len()) {
