@@ -110,7 +110,7 @@ const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
 /// bits), precomputed so that adding a card is two loads, an add and an or.
 /// Indexed by `card.index()`; entries 52..64 (jokers, never valid here) add
 /// nothing, so the `& 63` mask keeps the lookup in bounds without a check.
-const CARD_HANDS: [Hand; 64] = {
+static CARD_HANDS: [Hand; 64] = {
     let mut t = [Hand { key: 0, suits: 0 }; 64];
     let mut i = 0;
     while i < 52 {

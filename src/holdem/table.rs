@@ -1,1 +1,0 @@
-//! Being built (see the open hold'em issues).
