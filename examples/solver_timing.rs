@@ -2,7 +2,7 @@
 //! `cardsim solve --random N --cards K --seed S`): median and maximum time
 //! and nodes to find the winner, and to find every winning first move.
 //!
-//! `cargo run --release --example solver_timing -- RULES K DEALS [SEED] [TABLE_BITS]`
+//! `cargo run --release --example solver_timing -- RULES K DEALS [SEED] [TABLE_BITS] [winner-only]`
 //! e.g. `cargo run --release --example solver_timing -- pairs 13 1000`
 
 use std::time::Instant;
@@ -14,7 +14,8 @@ use rand::seq::SliceRandom;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: solver_timing RULES K DEALS [SEED] [TABLE_BITS]";
+    let usage = "usage: solver_timing RULES K DEALS [SEED] [TABLE_BITS] [winner-only]";
+    let winner_only = args.get(5).is_some_and(|s| s == "winner-only");
     let rules = RuleSet::parse(args.first().map_or("pairs", String::as_str)).expect(usage);
     let k: usize = args.get(1).map_or(Ok(13), |s| s.parse()).expect(usage);
     let deals: u64 = args.get(2).map_or(Ok(100), |s| s.parse()).expect(usage);
@@ -35,6 +36,9 @@ fn main() {
         solver.winner(a, b);
         win_ms.push(t.elapsed().as_secs_f64() * 1e3);
         win_nodes.push(solver.nodes as f64);
+        if winner_only {
+            continue;
+        }
         solver.reset();
         let t = Instant::now();
         solver.winning_first_moves(a, b);
@@ -51,6 +55,9 @@ fn main() {
         ("all winning first moves: time ms", &mut all_ms),
         ("all winning first moves: nodes", &mut all_nodes),
     ] {
+        if v.is_empty() {
+            continue;
+        }
         v.sort_by(f64::total_cmp);
         let median = v[v.len() / 2];
         let max = v[v.len() - 1];

@@ -5,8 +5,9 @@
 
 use cardsim::cards::{parse_card_set, Card, CardSet};
 use cardsim::rng::game_rng;
-use cardsim::tienlen::agents::{AgentKind, GreedyAgent, PlannerAgent, RandomAgent};
+use cardsim::tienlen::agents::{AgentKind, GreedyAgent, Legal, PlannerAgent, RandomAgent};
 use cardsim::tienlen::game::{deal, first_leader, play, Event};
+use cardsim::tienlen::moves::MoveGen;
 use cardsim::tienlen::{classify, legal_plays, reference_plays, Agent, Combo, RuleSet};
 use rand::seq::SliceRandom;
 use rand::RngExt;
@@ -59,18 +60,19 @@ impl Agent for Script {
     fn choose(
         &mut self,
         _view: &cardsim::tienlen::View,
-        legal: &[Combo],
+        legal: &mut Legal<'_>,
         _rng: &mut cardsim::rng::GameRng,
-    ) -> Option<usize> {
+    ) -> Option<Combo> {
         let next = self.0.remove(0);
         if next == "pass" {
             return None;
         }
         let cards = parse_card_set(next).unwrap();
+        let legal = legal.all();
         Some(
-            legal
+            *legal
                 .iter()
-                .position(|c| c.cards == cards)
+                .find(|c| c.cards == cards)
                 .unwrap_or_else(|| panic!("{next} is not legal here: {legal:?}")),
         )
     }
@@ -256,11 +258,11 @@ fn random_games_keep_every_rule() {
 
 #[test]
 fn agents_only_choose_legal_options() {
-    // A lead never passes; a follow may.
+    // A lead never passes; the greedy lead and the planner's plan.
     let rules = RuleSet::Seed;
     let hand = parse_card_set("3h 4h 5h 9s 9c").unwrap();
-    let mut legal = Vec::new();
-    legal_plays(rules, hand, None, None, &mut legal);
+    let mut all_plays = Vec::new();
+    legal_plays(rules, hand, None, None, &mut all_plays);
     let view = cardsim::tienlen::View {
         rules,
         seat: 0,
@@ -271,19 +273,22 @@ fn agents_only_choose_legal_options() {
         players: 4,
     };
     let mut rng = game_rng(1, 1);
+    let (mut gen, mut all, mut some) = (MoveGen::default(), Vec::new(), Vec::new());
     for agent in [
         &mut RandomAgent as &mut dyn Agent,
         &mut GreedyAgent,
         &mut PlannerAgent::default(),
     ] {
         for _ in 0..50 {
-            let c = agent.choose(&view, &legal, &mut rng);
-            assert!(c.is_some_and(|i| i < legal.len()));
+            let mut legal = Legal::new(&view, None, &mut gen, &mut all, &mut some);
+            let c = agent.choose(&view, &mut legal, &mut rng);
+            assert!(c.is_some_and(|p| all_plays.contains(&p)));
         }
     }
     // The planner splits 3h 4h 5h 9s 9c into two combinations.
     assert_eq!(PlannerAgent::default().decomposition(rules, hand), 2);
     // Greedy leads the straight that holds its lowest card.
-    let i = GreedyAgent.choose(&view, &legal, &mut rng).unwrap();
-    assert_eq!(legal[i].cards, parse_card_set("3h 4h 5h").unwrap());
+    let mut legal = Legal::new(&view, None, &mut gen, &mut all, &mut some);
+    let p = GreedyAgent.choose(&view, &mut legal, &mut rng).unwrap();
+    assert_eq!(p.cards, parse_card_set("3h 4h 5h").unwrap());
 }

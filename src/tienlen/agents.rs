@@ -37,10 +37,74 @@ impl View {
     }
 }
 
-/// A player. `choose` returns an index into `legal`, or `None` to pass
-/// (only allowed when `view.last` is set).
+/// A player. `choose` returns one of the legal plays, or `None` to pass
+/// (only allowed when `view.last` is set); the game checks the answer.
 pub trait Agent {
-    fn choose(&mut self, view: &View, legal: &[Combo], rng: &mut GameRng) -> Option<usize>;
+    fn choose(&mut self, view: &View, legal: &mut Legal<'_>, rng: &mut GameRng) -> Option<Combo>;
+}
+
+/// The legal plays of the seat to move, generated on demand: every play
+/// ([`Legal::all`]), or only those holding a card ([`Legal::holding`]),
+/// which is all a lead from the lowest card needs and much cheaper than
+/// every straight of a 13-card hand.
+pub struct Legal<'a> {
+    rules: RuleSet,
+    hand: CardSet,
+    last: Option<Combo>,
+    must_hold: Option<Card>,
+    gen: &'a mut MoveGen,
+    all: &'a mut Vec<Combo>,
+    some: &'a mut Vec<Combo>,
+    have_all: bool,
+}
+
+impl<'a> Legal<'a> {
+    pub fn new(
+        view: &View,
+        must_hold: Option<Card>,
+        gen: &'a mut MoveGen,
+        all: &'a mut Vec<Combo>,
+        some: &'a mut Vec<Combo>,
+    ) -> Legal<'a> {
+        Legal {
+            rules: view.rules,
+            hand: view.hand,
+            last: view.last,
+            must_hold,
+            gen,
+            all,
+            some,
+            have_all: false,
+        }
+    }
+
+    /// Every legal play.
+    pub fn all(&mut self) -> &[Combo] {
+        if !self.have_all {
+            let (rules, hand, last, must) = (self.rules, self.hand, self.last, self.must_hold);
+            self.gen
+                .generate(rules, hand, last.as_ref(), must, self.all);
+            self.have_all = true;
+        }
+        self.all
+    }
+
+    /// The legal plays that hold `card`.
+    pub fn holding(&mut self, card: Card) -> &[Combo] {
+        if self.have_all {
+            self.some.clear();
+            self.some
+                .extend(self.all.iter().filter(|p| p.cards.contains(card)));
+        } else {
+            let (rules, hand, last) = (self.rules, self.hand, self.last);
+            self.gen
+                .generate(rules, hand, last.as_ref(), Some(card), self.some);
+            if let Some(m) = self.must_hold {
+                self.some.retain(|p| p.cards.contains(m));
+            }
+        }
+        self.some
+    }
 }
 
 /// The agents the command line knows.
@@ -84,18 +148,21 @@ impl AgentKind {
 pub struct RandomAgent;
 
 impl Agent for RandomAgent {
-    fn choose(&mut self, view: &View, legal: &[Combo], rng: &mut GameRng) -> Option<usize> {
-        let options = legal.len() + usize::from(view.last.is_some());
+    fn choose(&mut self, view: &View, legal: &mut Legal<'_>, rng: &mut GameRng) -> Option<Combo> {
+        let all = legal.all();
+        let options = all.len() + usize::from(view.last.is_some());
         let k = rng.random_range(0..options);
-        (k < legal.len()).then_some(k)
+        all.get(k).copied()
     }
 }
 
-/// Index of the weakest play by (top card, cards): the hint order.
-fn weakest(legal: &[Combo], keep: impl Fn(&Combo) -> bool) -> Option<usize> {
-    (0..legal.len())
-        .filter(|&i| keep(&legal[i]))
-        .min_by_key(|&i| (legal[i].top, legal[i].cards.len()))
+/// The weakest play by (top card, cards): the hint order.
+fn weakest(legal: &[Combo], keep: impl Fn(&Combo) -> bool) -> Option<Combo> {
+    legal
+        .iter()
+        .filter(|p| keep(p))
+        .min_by_key(|p| (p.top, p.cards.len()))
+        .copied()
 }
 
 /// Beats with the weakest play that does not break a longer combination of
@@ -145,21 +212,24 @@ impl Shape {
 }
 
 impl Agent for GreedyAgent {
-    fn choose(&mut self, view: &View, legal: &[Combo], _rng: &mut GameRng) -> Option<usize> {
+    fn choose(&mut self, view: &View, legal: &mut Legal<'_>, _rng: &mut GameRng) -> Option<Combo> {
         let shape = Shape::of(view.hand);
         if view.last.is_some() {
-            return weakest(legal, |p| !shape.breaks(p));
+            return weakest(legal.all(), |p| !shape.breaks(p));
         }
         let lowest = lowest_card(view.rules, view.hand);
-        let holding = |p: &Combo| p.cards.contains(lowest);
+        let holding = legal.holding(lowest);
         let pick = |keep: &dyn Fn(&Combo) -> bool| {
-            (0..legal.len())
-                .filter(|&i| holding(&legal[i]) && keep(&legal[i]))
-                .max_by_key(|&i| (legal[i].cards.len(), std::cmp::Reverse(legal[i].top)))
+            holding
+                .iter()
+                .filter(|p| keep(p))
+                .max_by_key(|p| (p.cards.len(), std::cmp::Reverse(p.top)))
+                .copied()
         };
-        pick(&|p| !shape.breaks(p))
-            .or_else(|| pick(&|_| true))
-            .or_else(|| weakest(legal, |_| true))
+        match pick(&|p| !shape.breaks(p)).or_else(|| pick(&|_| true)) {
+            Some(p) => Some(p),
+            None => weakest(legal.all(), |_| true),
+        }
     }
 }
 
@@ -221,12 +291,13 @@ impl PlannerAgent {
 }
 
 impl Agent for PlannerAgent {
-    fn choose(&mut self, view: &View, legal: &[Combo], _rng: &mut GameRng) -> Option<usize> {
+    fn choose(&mut self, view: &View, legal: &mut Legal<'_>, _rng: &mut GameRng) -> Option<Combo> {
         if self.memo.len() > 200_000 {
             self.memo.clear();
         }
-        if let Some(i) = legal.iter().position(|p| p.cards == view.hand) {
-            return Some(i);
+        let legal = legal.all();
+        if let Some(p) = legal.iter().find(|p| p.cards == view.hand) {
+            return Some(*p);
         }
         let rules = view.rules;
         let danger = view.closest_opponent() <= 2;
@@ -240,22 +311,25 @@ impl Agent for PlannerAgent {
             // weakest unit (the largest on ties), saving control for later.
             // With an opponent about to go out, avoid leading what it can
             // match cheaply: prefer multi-card plays, else the highest single.
-            return (0..legal.len()).min_by_key(|&i| {
-                let p = &legal[i];
-                let single_risk = danger && p.kind == Kind::Single;
-                (
-                    after[i],
-                    single_risk,
-                    Self::is_control(p),
-                    if single_risk { u8::MAX - p.top } else { p.top },
-                    std::cmp::Reverse(p.cards.len()),
-                )
-            });
+            return (0..legal.len())
+                .min_by_key(|&i| {
+                    let p = &legal[i];
+                    let single_risk = danger && p.kind == Kind::Single;
+                    (
+                        after[i],
+                        single_risk,
+                        Self::is_control(p),
+                        if single_risk { u8::MAX - p.top } else { p.top },
+                        std::cmp::Reverse(p.cards.len()),
+                    )
+                })
+                .map(|i| legal[i]);
         }
         let endgame = now <= 2 || danger;
         (0..legal.len())
             .filter(|&i| after[i] < now || (endgame && after[i] <= now))
             .filter(|&i| endgame || !Self::is_control(&legal[i]) || now <= 3)
             .min_by_key(|&i| (after[i], legal[i].top))
+            .map(|i| legal[i])
     }
 }

@@ -3,9 +3,9 @@
 
 use rand::seq::SliceRandom;
 
-use super::agents::{Agent, View};
+use super::agents::{Agent, Legal, View};
 use super::moves::MoveGen;
-use super::rules::{is_chop, Combo, RuleSet};
+use super::rules::{beats, is_chop, Combo, RuleSet};
 use crate::cards::{Card, CardSet};
 use crate::rng::GameRng;
 
@@ -101,7 +101,7 @@ pub fn play(
     let mut must_hold = (rules == RuleSet::Vietnamese).then_some(lead_card);
     let mut played = CardSet::EMPTY;
     let mut finished = [false; MAX_PLAYERS];
-    let mut legal: Vec<Combo> = Vec::with_capacity(64);
+    let (mut all, mut some) = (Vec::with_capacity(64), Vec::with_capacity(16));
     let mut gen = MoveGen::default();
     // Trick state.
     let mut turn = leader;
@@ -111,13 +111,6 @@ pub fn play(
     log(Event::Lead(leader as u8));
     loop {
         let last_combo = last.map(|(c, _)| c);
-        gen.generate(
-            rules,
-            hands[turn],
-            last_combo.as_ref(),
-            must_hold,
-            &mut legal,
-        );
         let view = View {
             rules,
             seat: turn,
@@ -127,10 +120,19 @@ pub fn play(
             cards_left: std::array::from_fn(|s| if s < n { hands[s].len() as u8 } else { 0 }),
             players: n,
         };
-        let choice = agents[turn].choose(&view, &legal, rng);
+        let mut legal = Legal::new(&view, must_hold, &mut gen, &mut all, &mut some);
+        let choice = agents[turn].choose(&view, &mut legal, rng);
         match choice {
-            Some(i) => {
-                let combo = legal[i];
+            Some(combo) => {
+                // Agents are trusted code, but a wrong answer must never
+                // pass silently.
+                assert!(
+                    combo.cards.intersection(hands[turn]) == combo.cards
+                        && must_hold.is_none_or(|m| combo.cards.contains(m))
+                        && last_combo.is_none_or(|l| beats(rules, &combo, &l)),
+                    "seat {turn} chose an illegal play {combo}"
+                );
+                debug_assert_eq!(super::rules::classify(rules, combo.cards), Some(combo));
                 must_hold = None;
                 if let Some(l) = &last_combo {
                     out.chops += u32::from(is_chop(rules, &combo, l));
