@@ -154,3 +154,78 @@ fn bad_questions_are_refused() {
     ));
     assert_eq!(err(&["AhAs", "AA", "AA"], "", ""), EquityError::NoDeal);
 }
+
+/// The rank-pattern enumeration against plain card-by-card enumeration of
+/// every preflop board (the fast evaluator, which the oracle tests check),
+/// on suited and flush-rich matchups where the flush corrections matter.
+#[test]
+fn rank_pattern_enumeration_matches_card_by_card_boards() {
+    use cardsim::cards::Card;
+    use cardsim::holdem::board_enum::enumerate_boards;
+    use cardsim::holdem::eval::{tables, Hand};
+    let t = tables();
+    for (holes, board, dead) in [
+        ("AhKh QhJh", "", ""),
+        ("7c8c 2c2d", "", "3c"),
+        ("AsAd KhQh 9h8h", "", ""),
+        ("5d6d AcKc", "2d 7d", ""),
+        ("Th9h 2s3s", "Ah 4h Kc", ""),
+    ] {
+        let cards = parse_cards(holes).unwrap();
+        let deal: Vec<[Card; 2]> = cards.chunks(2).map(|c| [c[0], c[1]]).collect();
+        let board = parse_cards(board).unwrap();
+        let used: CardSet = cards
+            .iter()
+            .chain(&board)
+            .chain(&parse_cards(dead).unwrap())
+            .copied()
+            .collect();
+        let deck = CardSet::FULL52.difference(used).to_vec();
+        let fast = enumerate_boards(t, &deal, &board, &deck);
+        // Card by card: every completion of the board.
+        let n = deal.len();
+        let base: Vec<Hand> = deal.iter().map(|h| Hand::from_cards(h)).collect();
+        let (mut wins, mut ties, mut boards) = (vec![0i64; n], vec![0i64; n], 0i64);
+        let missing = 5 - board.len();
+        let mut pick = vec![0usize; missing];
+        fn each(
+            k: usize,
+            from: usize,
+            deck_len: usize,
+            pick: &mut Vec<usize>,
+            f: &mut dyn FnMut(&[usize]),
+        ) {
+            if k == pick.len() {
+                f(pick);
+                return;
+            }
+            for i in from..deck_len {
+                pick[k] = i;
+                each(k + 1, i + 1, deck_len, pick, f);
+            }
+        }
+        each(0, 0, deck.len(), &mut pick, &mut |idx| {
+            let b = idx
+                .iter()
+                .map(|&i| deck[i])
+                .chain(board.iter().copied())
+                .fold(Hand::EMPTY, |h, c| h.with(c));
+            let s: Vec<u16> = base.iter().map(|h| t.strength(h.combine(b))).collect();
+            let best = *s.iter().max().unwrap();
+            let k = s.iter().filter(|&&x| x == best).count();
+            for i in 0..n {
+                if s[i] == best {
+                    if k == 1 {
+                        wins[i] += 1;
+                    } else {
+                        ties[i] += 1;
+                    }
+                }
+            }
+            boards += 1;
+        });
+        assert_eq!(fast.boards, boards, "{holes} / {board:?}");
+        assert_eq!(&fast.wins[..n], &wins[..], "{holes} / {board:?}");
+        assert_eq!(&fast.ties[..n], &ties[..], "{holes} / {board:?}");
+    }
+}

@@ -13,7 +13,8 @@
 //! and the only rounding is the final division. Deals that differ only by a
 //! renaming of suits that fixes the board and the dead cards have the same
 //! outcome, so each class of combinations is enumerated once (AA vs KK: 3
-//! classes instead of 36 pairs).
+//! classes instead of 36 pairs), and each class's boards are enumerated by
+//! rank pattern with flush corrections ([`super::board_enum`]).
 //!
 //! Monte Carlo runs in batches of [`BATCH`] accepted trials; batch `b` draws
 //! from `game_rng(seed, b)`, and batches are added up as integers, so the
@@ -26,7 +27,8 @@ use rand::Rng;
 use rayon::prelude::*;
 use thiserror::Error;
 
-use super::eval::{tables, Hand, Strength, Tables};
+use super::board_enum::{enumerate_boards, Counts};
+use super::eval::{tables, Hand, Strength};
 use super::range::{Combo, Range};
 use crate::cards::{Card, CardSet};
 use crate::rng::{game_rng, GameRng};
@@ -412,55 +414,17 @@ impl Tally {
 }
 
 /// Exact equity by enumerating every deal (use
-/// [`Prepared::exact_is_cheap`] to decide whether to).
+/// [`Prepared::exact_is_cheap`] to decide whether to). Each suit class of
+/// hole cards is enumerated once, by rank pattern ([`enumerate_boards`]);
+/// classes run in parallel and are summed as integers.
 pub fn exact(p: &Prepared) -> EquityResult {
     let t = tables();
     let classes = p.classes();
     let n = p.players();
-    let board = Hand::from_cards(&p.board);
-    // One work item per (class, first board card) so that a single matchup
-    // also spreads over every thread; integer sums make the order irrelevant.
-    let items: Vec<(usize, Option<usize>)> = classes
-        .iter()
-        .enumerate()
-        .flat_map(|(ci, (deal, _, _))| {
-            let left = deck_left(p.used, deal).len();
-            let firsts: Vec<Option<usize>> = if p.board.len() == 5 {
-                vec![None]
-            } else {
-                (0..left).map(Some).collect()
-            };
-            firsts.into_iter().map(move |f| (ci, f))
-        })
-        .collect();
-    let tallies: Vec<(usize, Tally)> = items
+    let per_class: Vec<Counts> = classes
         .par_iter()
-        .map(|&(ci, first)| {
-            let deal = &classes[ci].0;
-            let deck = deck_left(p.used, deal);
-            let mut hands = [Hand::EMPTY; MAX_PLAYERS];
-            for (h, combo) in hands.iter_mut().zip(deal) {
-                *h = board.combine(Hand::from_cards(combo));
-            }
-            let mut tally = Tally::default();
-            match first {
-                None => showdown(t, &hands[..n], &mut tally),
-                Some(f) => {
-                    for h in &mut hands[..n] {
-                        *h = h.with(deck[f]);
-                    }
-                    let k = 4 - p.board.len();
-                    enumerate(t, &hands[..n], &deck[f + 1..], k, &mut tally);
-                }
-            }
-            fixup_heads_up(&mut tally, n);
-            (ci, tally)
-        })
+        .map(|(deal, _, _)| enumerate_boards(t, deal, &p.board, &deck_left(p.used, deal)))
         .collect();
-    let mut per_class = vec![Tally::default(); classes.len()];
-    for (ci, tally) in &tallies {
-        per_class[*ci].add(tally);
-    }
     let total_weight: f64 = classes.iter().map(|c| c.1).sum();
     let boards = p.boards() as f64;
     let players = (0..n)
@@ -471,11 +435,12 @@ pub fn exact(p: &Prepared) -> EquityResult {
                 tie: 0.0,
                 stderr: None,
             };
-            for (c, tally) in classes.iter().zip(&per_class) {
+            for (c, counts) in classes.iter().zip(&per_class) {
+                debug_assert_eq!(counts.boards as f64, boards);
                 let w = c.1 / total_weight / boards;
-                e.equity += w * tally.shares[i] as f64 / UNITS as f64;
-                e.win += w * tally.wins[i] as f64;
-                e.tie += w * tally.ties[i] as f64;
+                e.equity += w * counts.shares[i] as f64 / UNITS as f64;
+                e.win += w * counts.wins[i] as f64;
+                e.tie += w * counts.ties[i] as f64;
             }
             e
         })
@@ -494,60 +459,6 @@ pub fn exact(p: &Prepared) -> EquityResult {
 fn deck_left(used: CardSet, deal: &[Combo]) -> Vec<Card> {
     let taken = deal.iter().fold(used, |s, &c| s.union(pair_set(c)));
     CardSet::FULL52.difference(taken).to_vec()
-}
-
-/// Adds `k` more board cards from `deck` in every way, then shows down.
-/// Each level adds its card to every player's hand once, so the innermost
-/// loop costs one addition and one lookup per player.
-fn enumerate(t: &Tables, hands: &[Hand], deck: &[Card], k: usize, tally: &mut Tally) {
-    if k == 0 {
-        showdown(t, hands, tally);
-        return;
-    }
-    if k == 1 && hands.len() == 2 {
-        // The heads-up innermost loop, branch-light.
-        let (a, b) = (hands[0], hands[1]);
-        for &c in deck {
-            let (sa, sb) = (t.strength(a.with(c)), t.strength(b.with(c)));
-            tally.wins[0] += u64::from(sa > sb);
-            tally.wins[1] += u64::from(sb > sa);
-            tally.ties[0] += u64::from(sa == sb);
-        }
-        tally.showdowns += deck.len() as u64;
-        return;
-    }
-    let mut next = [Hand::EMPTY; MAX_PLAYERS];
-    for (i, &c) in deck
-        .iter()
-        .enumerate()
-        .take((deck.len() + 1).saturating_sub(k))
-    {
-        for (n, h) in next.iter_mut().zip(hands) {
-            *n = h.with(c);
-        }
-        enumerate(t, &next[..hands.len()], &deck[i + 1..], k - 1, tally);
-    }
-}
-
-/// The heads-up loop counts ties once, on player 0, and no shares; this
-/// fills in player 1's ties and both players' shares from the counts (and
-/// leaves a tally made by [`Tally::record`] as it was).
-fn fixup_heads_up(tally: &mut Tally, players: usize) {
-    if players == 2 {
-        tally.ties[1] = tally.ties[0];
-        for i in 0..2 {
-            tally.shares[i] = tally.wins[i] * UNITS + tally.ties[i] * (UNITS / 2);
-        }
-    }
-}
-
-#[inline(always)]
-fn showdown(t: &Tables, hands: &[Hand], tally: &mut Tally) {
-    let mut s = [0 as Strength; MAX_PLAYERS];
-    for (x, h) in s.iter_mut().zip(hands) {
-        *x = t.strength(*h);
-    }
-    tally.record(&s[..hands.len()], false);
 }
 
 /// Seeded Monte Carlo equity.

@@ -173,6 +173,26 @@ impl Hand {
     pub fn strength(self) -> Strength {
         tables().strength(self)
     }
+
+    /// The rank-count part of the key (3 bits per rank): what a hand is
+    /// worth when flushes are ignored. Additive: see [`rank_unit`].
+    #[inline(always)]
+    pub fn rank_key(self) -> u64 {
+        self.key & RANK_BITS
+    }
+
+    /// The 13-bit rank mask of one suit (`Suit::index()` order).
+    #[inline(always)]
+    pub fn suit_mask(self, suit: u8) -> u16 {
+        ((self.suits >> (16 * suit as u32)) & 0x1fff) as u16
+    }
+}
+
+/// What one card of rank `rank` (0 = deuce .. 12 = ace) adds to a
+/// [`Hand::rank_key`].
+#[inline(always)]
+pub const fn rank_unit(rank: u8) -> u64 {
+    1 << (3 * rank as u32)
 }
 
 /// Strength of 5, 6 or 7 distinct cards.
@@ -206,6 +226,21 @@ impl Tables {
             return self.flush[mask as usize];
         }
         self.ranks[self.slot(hand.key & RANK_BITS)]
+    }
+
+    /// The strength of 5 to 7 cards with these rank counts when no five of
+    /// them share a suit.
+    #[inline(always)]
+    pub fn rank_strength(&self, rank_key: u64) -> Strength {
+        self.ranks[self.slot(rank_key)]
+    }
+
+    /// The strength of a hand of at most 7 cards holding these five or more
+    /// cards of one suit (a 13-bit rank mask): its best flush or straight
+    /// flush, which with 7 cards nothing else in the hand can beat.
+    #[inline(always)]
+    pub fn flush_strength(&self, mask: u16) -> Strength {
+        self.flush[(mask & 0x1fff) as usize]
     }
 
     #[inline(always)]

@@ -4,6 +4,7 @@
 //! ranges players write; [`equity`] enumerates or samples showdowns. (The
 //! no-limit table engine, agents and hand histories are an open issue.)
 
+pub mod board_enum;
 pub mod equity;
 pub mod eval;
 pub mod range;
