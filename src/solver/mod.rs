@@ -22,7 +22,8 @@ pub mod rules;
 pub mod tree;
 
 use crate::cards::CardSet;
-pub use rules::{beats, classify, describe, plays, Kind, Play, RuleSet};
+use crate::tienlen::moves::MoveGen;
+pub use rules::{beats, classify, describe, plays, plays_with, Kind, Play, RuleSet};
 
 /// Which side wins with perfect play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +59,8 @@ pub struct Solver {
     pub nodes: u64,
     /// Move lists, one per search depth, reused.
     buffers: Vec<Vec<Play>>,
+    /// The Tiến lên move generator's buffers, reused.
+    gen: MoveGen,
 }
 
 impl Solver {
@@ -69,6 +72,7 @@ impl Solver {
             generation: 1,
             nodes: 0,
             buffers: Vec::new(),
+            gen: MoveGen::default(),
         }
     }
 
@@ -128,7 +132,7 @@ impl Solver {
             self.buffers.push(Vec::new());
         }
         let mut moves = std::mem::take(&mut self.buffers[depth]);
-        plays(self.rules, me, last.as_ref(), &mut moves);
+        plays_with(self.rules, me, last.as_ref(), &mut self.gen, &mut moves);
         let win = if moves.iter().any(|p| p.cards == me) {
             true
         } else {

@@ -2,9 +2,20 @@
 //! plays beat which, and every play a hand can make.
 //!
 //! Hands are [`CardSet`]s. A play is a set of cards plus its kind, length and
-//! top card strength, so "beats" is a comparison of small integers.
+//! top card strength, so "beats" is a comparison of small integers. The
+//! `tienlen` rule set is the Tiến lên engine's own ([`crate::tienlen`], rule
+//! set `seed`); `pairs` is defined here.
 
 use crate::cards::{Card, CardSet};
+use crate::tienlen::moves::MoveGen;
+use crate::tienlen::RuleSet as TienlenRules;
+
+/// One play: its cards, kind, length and top card (the Tiến lên engine's
+/// combination; under `pairs`, `top` is the rank).
+pub use crate::tienlen::Combo as Play;
+/// The kinds of play (shared with the Tiến lên engine; `pairs` uses only
+/// singles and pairs).
+pub use crate::tienlen::Kind;
 
 /// Which plays exist and how they beat each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,229 +47,93 @@ impl RuleSet {
     }
 }
 
-/// Kinds of play. Two plays can beat each other (without a chop) only when
-/// they are of the same kind and length.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    Single,
-    Pair,
-    Triple,
-    Quads,
-    /// A run of single cards, `len` ranks.
-    Straight,
-    /// A run of pairs, `len` ranks (2 * len cards).
-    PairRun,
-}
-
-/// One play: which cards, and what it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Play {
-    pub cards: CardSet,
-    pub kind: Kind,
-    /// Ranks in a run (1 for the other kinds).
-    pub len: u8,
-    /// Strength of the highest card (rule-set order; suits count only under
-    /// `tienlen`).
-    pub top: u8,
-}
-
 /// Strength order of a card: under `pairs` its rank (2 lowest, A highest);
-/// under `tienlen` rank (3 lowest, 2 highest) then suit (♥ ♦ ♣ ♠).
+/// under `tienlen` the Tiến lên strength (rank 3 lowest, 2 highest, then
+/// suit ♥ ♦ ♣ ♠).
 pub fn strength(rules: RuleSet, c: Card) -> u8 {
-    let rank = c.index() >> 2; // 0 = deuce .. 12 = ace
-    match rules {
-        RuleSet::Pairs => rank,
-        RuleSet::TienLen => {
-            let tl_rank = if rank == 0 { 12 } else { rank - 1 };
-            let suit = match c.index() & 3 {
-                1 => 0, // hearts
-                2 => 1, // diamonds
-                3 => 2, // clubs
-                _ => 3, // spades
-            };
-            tl_rank * 4 + suit
-        }
-    }
-}
-
-/// Rank in rule-set order (`tienlen`: 0 = three .. 12 = two).
-fn order_rank(rules: RuleSet, c: Card) -> u8 {
     match rules {
         RuleSet::Pairs => c.index() >> 2,
-        RuleSet::TienLen => strength(rules, c) >> 2,
+        RuleSet::TienLen => TienlenRules::Seed.strength(c),
     }
 }
 
 /// Whether `play` may follow `last` (`None`: a lead, anything goes).
 pub fn beats(rules: RuleSet, play: &Play, last: Option<&Play>) -> bool {
     let Some(last) = last else { return true };
-    if play.kind == last.kind && play.len == last.len {
-        return play.top > last.top;
-    }
     match rules {
-        RuleSet::Pairs => false,
-        RuleSet::TienLen => {
-            let two = |p: &Play| p.top >> 2 == 12;
-            match (play.kind, last.kind) {
-                // Chops: a four of a kind beats a single 2; four or more
-                // consecutive pairs beat a pair of 2s.
-                (Kind::Quads, Kind::Single) => two(last),
-                (Kind::PairRun, Kind::Pair) => play.len >= 4 && two(last),
-                _ => false,
-            }
-        }
+        RuleSet::Pairs => play.kind == last.kind && play.top > last.top,
+        RuleSet::TienLen => crate::tienlen::beats(TienlenRules::Seed, play, last),
     }
 }
 
 /// What a set of cards is as one play, if anything (the slow, obviously
 /// correct classification the reference solver uses).
 pub fn classify(rules: RuleSet, cards: CardSet) -> Option<Play> {
-    let cs = cards.to_vec();
-    let n = cs.len();
-    if n == 0 {
-        return None;
-    }
-    let top = cs.iter().map(|&c| strength(rules, c)).max()?;
-    let mut ranks: Vec<u8> = cs.iter().map(|&c| order_rank(rules, c)).collect();
-    ranks.sort_unstable();
-    let same = ranks.iter().all(|&r| r == ranks[0]);
-    let play = |kind, len| {
-        Some(Play {
-            cards,
-            kind,
-            len,
-            top,
-        })
-    };
-    match (rules, n, same) {
-        (_, 1, _) => play(Kind::Single, 1),
-        (_, 2, true) => play(Kind::Pair, 1),
-        (RuleSet::Pairs, _, _) => None,
-        (_, 3, true) => play(Kind::Triple, 1),
-        (_, 4, true) => play(Kind::Quads, 1),
-        _ => {
-            let no_two = ranks.iter().all(|&r| r != 12);
-            let consecutive = |rs: &[u8]| rs.windows(2).all(|w| w[1] == w[0] + 1);
-            if no_two && n >= 3 && consecutive(&ranks) {
-                return play(Kind::Straight, n as u8);
-            }
-            if no_two && n >= 6 && n % 2 == 0 {
-                let pairs_ok = ranks.chunks(2).all(|p| p[0] == p[1]);
-                let heads: Vec<u8> = ranks.chunks(2).map(|p| p[0]).collect();
-                if pairs_ok && consecutive(&heads) {
-                    return play(Kind::PairRun, (n / 2) as u8);
-                }
-            }
-            None
+    match rules {
+        RuleSet::TienLen => crate::tienlen::classify(TienlenRules::Seed, cards),
+        RuleSet::Pairs => {
+            let cs = cards.to_vec();
+            let same = cs.iter().all(|c| c.rank() == cs[0].rank());
+            let kind = match (cs.len(), same) {
+                (1, _) => Kind::Single,
+                (2, true) => Kind::Pair,
+                _ => return None,
+            };
+            Some(Play {
+                cards,
+                kind,
+                len: 1,
+                top: cs[0].index() >> 2,
+            })
         }
     }
 }
 
 /// Every play `hand` can make after `last` (`None`: a lead), without
 /// duplicates. Under `pairs`, one play per rank and size (suits do not
-/// matter, so the others are the same move).
+/// matter, so the others are the same move); under `tienlen`, the Tiến lên
+/// engine's legal plays.
 pub fn plays(rules: RuleSet, hand: CardSet, last: Option<&Play>, out: &mut Vec<Play>) {
+    plays_with(rules, hand, last, &mut MoveGen::default(), out);
+}
+
+/// [`plays`] reusing a generator's buffers (the search calls it at every
+/// node).
+pub fn plays_with(
+    rules: RuleSet,
+    hand: CardSet,
+    last: Option<&Play>,
+    gen: &mut MoveGen,
+    out: &mut Vec<Play>,
+) {
+    if rules == RuleSet::TienLen {
+        gen.generate(TienlenRules::Seed, hand, last, None, out);
+        return;
+    }
     out.clear();
-    // Cards of each rule-set rank, as sets.
     let mut by_rank = [CardSet::EMPTY; 13];
     for c in hand.iter() {
-        by_rank[order_rank(rules, c) as usize].insert(c);
+        by_rank[(c.index() >> 2) as usize].insert(c);
     }
-    let mut push = |p: Play| {
-        if beats(rules, &p, last) {
-            out.push(p);
+    for (rank, group) in by_rank.iter().enumerate() {
+        let cs = group.to_vec();
+        let top = rank as u8;
+        let mut push = |cards: CardSet, kind| {
+            let p = Play {
+                cards,
+                kind,
+                len: 1,
+                top,
+            };
+            if beats(rules, &p, last) {
+                out.push(p);
+            }
+        };
+        if let Some(&first) = cs.first() {
+            push(one(first), Kind::Single);
         }
-    };
-    let top_of = |s: CardSet| s.iter().map(|c| strength(rules, c)).max().unwrap_or(0);
-    match rules {
-        RuleSet::Pairs => {
-            for group in by_rank.iter().filter(|g| !g.is_empty()) {
-                let cs = group.to_vec();
-                let single = CardSet::EMPTY.union(one(cs[0]));
-                push(Play {
-                    cards: single,
-                    kind: Kind::Single,
-                    len: 1,
-                    top: top_of(single),
-                });
-                if cs.len() >= 2 {
-                    let pair = single.union(one(cs[1]));
-                    push(Play {
-                        cards: pair,
-                        kind: Kind::Pair,
-                        len: 1,
-                        top: top_of(pair),
-                    });
-                }
-            }
-        }
-        RuleSet::TienLen => {
-            // Same-rank groups: every subset of size 1 to 4.
-            for group in by_rank.iter().filter(|g| !g.is_empty()) {
-                let cs = group.to_vec();
-                for mask in 1u32..(1 << cs.len()) {
-                    let set: CardSet = (0..cs.len())
-                        .filter(|i| mask >> i & 1 == 1)
-                        .map(|i| cs[i])
-                        .collect();
-                    let kind = match set.len() {
-                        1 => Kind::Single,
-                        2 => Kind::Pair,
-                        3 => Kind::Triple,
-                        _ => Kind::Quads,
-                    };
-                    push(Play {
-                        cards: set,
-                        kind,
-                        len: 1,
-                        top: top_of(set),
-                    });
-                }
-            }
-            // Runs (no 2: rank 12): straights pick one card per rank,
-            // pair runs one pair per rank.
-            for start in 0..12usize {
-                let mut singles: Vec<CardSet> = vec![CardSet::EMPTY];
-                let mut pairs: Vec<CardSet> = vec![CardSet::EMPTY];
-                for (r, group) in by_rank.iter().enumerate().take(12).skip(start) {
-                    let cs = group.to_vec();
-                    if cs.is_empty() {
-                        break;
-                    }
-                    let len = (r - start + 1) as u8;
-                    singles = singles
-                        .iter()
-                        .flat_map(|s| cs.iter().map(move |&c| s.union(one(c))))
-                        .collect();
-                    let mut next_pairs = Vec::new();
-                    for s in &pairs {
-                        for i in 0..cs.len() {
-                            for j in i + 1..cs.len() {
-                                next_pairs.push(s.union(one(cs[i])).union(one(cs[j])));
-                            }
-                        }
-                    }
-                    pairs = next_pairs;
-                    if len >= 3 {
-                        for &s in &singles {
-                            push(Play {
-                                cards: s,
-                                kind: Kind::Straight,
-                                len,
-                                top: top_of(s),
-                            });
-                        }
-                        for &s in &pairs {
-                            push(Play {
-                                cards: s,
-                                kind: Kind::PairRun,
-                                len,
-                                top: top_of(s),
-                            });
-                        }
-                    }
-                }
-            }
+        if cs.len() >= 2 {
+            push(one(cs[0]).union(one(cs[1])), Kind::Pair);
         }
     }
 }
