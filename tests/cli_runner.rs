@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 use assert_cmd::cargo::cargo_bin;
 use tempfile::TempDir;
 
+mod common;
+use common::bad;
+
 fn cardsim() -> Command {
     Command::new(cargo_bin("cardsim"))
 }
@@ -24,18 +27,6 @@ fn ok(cmd: &mut Command) -> Vec<u8> {
         String::from_utf8_lossy(&out.stderr)
     );
     out.stdout
-}
-
-/// Runs, expects exit status 2 and exactly one line on stderr starting with
-/// `error:`; returns that line.
-fn bad(args: &[&str]) -> String {
-    let out = cardsim().args(args).output().expect("cardsim runs");
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    err
 }
 
 fn read(p: impl AsRef<Path>) -> Vec<u8> {

@@ -1,35 +1,8 @@
 //! `cardsim solve` at the command line: the seed's example, the tree, JSON,
 //! random deals as a reproducible simulation, and bad input.
 
-use std::process::Command;
-
-use assert_cmd::cargo::cargo_bin;
-
-fn cardsim() -> Command {
-    let mut c = Command::new(cargo_bin("cardsim"));
-    c.env_remove("RUST_BACKTRACE");
-    c
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = cardsim().args(args).output().expect("cardsim runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
-
-fn bad(args: &[&str]) -> String {
-    let out = cardsim().args(args).output().expect("cardsim runs");
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    err
-}
+mod common;
+use common::{bad, ok};
 
 #[test]
 fn the_seed_example_gives_the_seed_answer() {
