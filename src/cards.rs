@@ -371,6 +371,18 @@ impl CardSet {
         CardSetIter(self.0)
     }
 
+    /// Every non-empty subset, each once (largest first), by the standard
+    /// walk over sub-masks: `sub = (sub - 1) & set`.
+    pub fn subsets(self) -> impl Iterator<Item = CardSet> {
+        let mut next = Some(self.0).filter(|&m| m != 0);
+        std::iter::from_fn(move || {
+            let sub = next?;
+            let after = sub.wrapping_sub(1) & self.0;
+            next = (after != 0).then_some(after);
+            Some(CardSet(sub))
+        })
+    }
+
     pub fn to_vec(self) -> Vec<Card> {
         self.iter().collect()
     }
@@ -490,5 +502,17 @@ mod tests {
         assert_eq!(set.to_string(), "2c Kd As");
         assert!(set.contains("As".parse().unwrap()));
         assert_eq!(CardSet::FULL52.len(), 52);
+    }
+
+    #[test]
+    fn subsets_visit_every_non_empty_subset_once() {
+        let set = parse_card_set("As Kd 7c 2h").unwrap();
+        let mut subs: Vec<u64> = set.subsets().map(|s| s.0).collect();
+        assert_eq!(subs.len(), 15);
+        assert!(subs.iter().all(|&s| s & !set.0 == 0 && s != 0));
+        subs.sort_unstable();
+        subs.dedup();
+        assert_eq!(subs.len(), 15);
+        assert_eq!(CardSet::EMPTY.subsets().count(), 0);
     }
 }

@@ -7,20 +7,10 @@ use crate::cards::CardSet;
 
 /// Every play of `hand` after `last`, found by trying every subset.
 pub fn plays(rules: RuleSet, hand: CardSet, last: Option<&Play>) -> Vec<Play> {
-    let cards = hand.to_vec();
-    let mut out = Vec::new();
-    for mask in 1u32..(1 << cards.len()) {
-        let set: CardSet = (0..cards.len())
-            .filter(|i| mask >> i & 1 == 1)
-            .map(|i| cards[i])
-            .collect();
-        if let Some(p) = classify(rules, set) {
-            if beats(rules, &p, last) {
-                out.push(p);
-            }
-        }
-    }
-    out
+    hand.subsets()
+        .filter_map(|set| classify(rules, set))
+        .filter(|p| beats(rules, p, last))
+        .collect()
 }
 
 /// Whether the side to move wins (see [`super::Solver::wins`]).

@@ -208,23 +208,11 @@ pub fn reference_plays(
     last: Option<&Combo>,
     must_hold: Option<Card>,
 ) -> Vec<Combo> {
-    let cards = hand.to_vec();
-    let mut out = Vec::new();
-    for mask in 1u32..(1 << cards.len()) {
-        let set: CardSet = (0..cards.len())
-            .filter(|i| mask >> i & 1 == 1)
-            .map(|i| cards[i])
-            .collect();
-        if must_hold.is_some_and(|m| !set.contains(m)) {
-            continue;
-        }
-        if let Some(c) = classify(rules, set) {
-            if last.is_none_or(|l| beats(rules, &c, l)) {
-                out.push(c);
-            }
-        }
-    }
-    out
+    hand.subsets()
+        .filter(|set| must_hold.is_none_or(|m| set.contains(m)))
+        .filter_map(|set| classify(rules, set))
+        .filter(|c| last.is_none_or(|l| beats(rules, c, l)))
+        .collect()
 }
 
 #[cfg(test)]
