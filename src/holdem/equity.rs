@@ -348,15 +348,14 @@ fn canonical_key(deal: &[Combo], perms: &[[u8; 4]]) -> Vec<u8> {
     best.unwrap_or_default()
 }
 
-/// Integer tallies of showdowns, per player.
+/// Integer tallies of Monte Carlo showdowns, per player: outright wins and
+/// ties by how many shared the pot. Pot shares and their squares (for the
+/// standard error) follow from these counts, so the hot loop only counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Tally {
     wins: [u64; MAX_PLAYERS],
-    ties: [u64; MAX_PLAYERS],
-    /// Pot shares in units of 1/`UNITS`.
-    shares: [u64; MAX_PLAYERS],
-    /// Sums of squared shares (Monte Carlo standard errors), in units².
-    squares: [u128; MAX_PLAYERS],
+    /// `ties[i][k]`: showdowns player `i` shared with `k - 1` others.
+    ties: [[u64; MAX_PLAYERS + 1]; MAX_PLAYERS],
     showdowns: u64,
 }
 
@@ -364,52 +363,61 @@ impl Tally {
     fn add(&mut self, other: &Tally) {
         for i in 0..MAX_PLAYERS {
             self.wins[i] += other.wins[i];
-            self.ties[i] += other.ties[i];
-            self.shares[i] += other.shares[i];
-            self.squares[i] += other.squares[i];
+            for k in 0..=MAX_PLAYERS {
+                self.ties[i][k] += other.ties[i][k];
+            }
         }
         self.showdowns += other.showdowns;
     }
 
-    /// [`Tally::record`] for two players (squares included), without loops.
+    /// [`Tally::record`] for two players, branch-free.
     #[inline(always)]
     fn record_heads_up(&mut self, a: Strength, b: Strength) {
-        let (wa, wb, tie) = (u64::from(a > b), u64::from(b > a), u64::from(a == b));
-        self.wins[0] += wa;
-        self.wins[1] += wb;
-        self.ties[0] += tie;
-        self.ties[1] += tie;
-        let (sa, sb) = (
-            wa * UNITS + tie * (UNITS / 2),
-            wb * UNITS + tie * (UNITS / 2),
-        );
-        self.shares[0] += sa;
-        self.shares[1] += sb;
-        self.squares[0] += u128::from(sa * sa);
-        self.squares[1] += u128::from(sb * sb);
+        self.wins[0] += u64::from(a > b);
+        self.wins[1] += u64::from(b > a);
+        self.ties[0][2] += u64::from(a == b);
         self.showdowns += 1;
     }
 
     /// Records one showdown among `n` players with these strengths.
     #[inline(always)]
-    fn record(&mut self, strengths: &[Strength], squares: bool) {
+    fn record(&mut self, strengths: &[Strength]) {
         let best = strengths.iter().copied().max().unwrap_or(0);
-        let winners = strengths.iter().filter(|&&s| s == best).count() as u64;
-        let share = UNITS / winners;
+        let winners = strengths.iter().filter(|&&s| s == best).count();
         for (i, &s) in strengths.iter().enumerate() {
             if s == best {
                 if winners == 1 {
                     self.wins[i] += 1;
                 } else {
-                    self.ties[i] += 1;
-                }
-                self.shares[i] += share;
-                if squares {
-                    self.squares[i] += u128::from(share * share);
+                    self.ties[i][winners] += 1;
                 }
             }
         }
         self.showdowns += 1;
+    }
+
+    /// The heads-up loop counts ties on player 0 only; copies them to
+    /// player 1.
+    fn finish_heads_up(&mut self) {
+        self.ties[1][2] = self.ties[0][2];
+    }
+
+    fn tied(&self, i: usize) -> u64 {
+        self.ties[i].iter().sum()
+    }
+
+    /// Player `i`'s total pot share and sum of squared shares, in units of
+    /// 1/`UNITS` (and units squared).
+    fn shares(&self, i: usize) -> (u128, u128) {
+        let u = u128::from(UNITS);
+        let mut sum = u128::from(self.wins[i]) * u;
+        let mut squares = u128::from(self.wins[i]) * u * u;
+        for k in 2..=MAX_PLAYERS {
+            let (n, share) = (u128::from(self.ties[i][k]), u / k as u128);
+            sum += n * share;
+            squares += n * share * share;
+        }
+        (sum, squares)
     }
 }
 
@@ -505,9 +513,9 @@ pub fn monte_carlo(p: &Prepared, seed: u64, stop: Stop) -> Result<EquityResult, 
     let n = total.showdowns as f64;
     let players = (0..p.players())
         .map(|i| PlayerEquity {
-            equity: total.shares[i] as f64 / UNITS as f64 / n,
+            equity: total.shares(i).0 as f64 / UNITS as f64 / n,
             win: total.wins[i] as f64 / n,
-            tie: total.ties[i] as f64 / n,
+            tie: total.tied(i) as f64 / n,
             stderr: stderr(&total, i),
         })
         .collect();
@@ -527,8 +535,9 @@ fn stderr(t: &Tally, i: usize) -> Option<f64> {
         return None;
     }
     let u = UNITS as f64;
-    let mean = t.shares[i] as f64 / u / n;
-    let mean_sq = t.squares[i] as f64 / (u * u) / n;
+    let (sum, squares) = t.shares(i);
+    let mean = sum as f64 / u / n;
+    let mean_sq = squares as f64 / (u * u) / n;
     let var = (mean_sq - mean * mean).max(0.0) * n / (n - 1.0);
     Some((var / n).sqrt())
 }
@@ -540,6 +549,9 @@ struct Sampler<'a> {
     p: &'a Prepared,
     /// Per player: cumulative weights, or `None` when all weights are equal.
     cumulative: Vec<Option<Vec<f64>>>,
+    /// Per player and combination: its cards and its hand, precomputed.
+    combo_cards: Vec<Vec<CardSet>>,
+    combo_hands: Vec<Vec<Hand>>,
     board: Hand,
 }
 
@@ -564,6 +576,16 @@ impl<'a> Sampler<'a> {
         Sampler {
             p,
             cumulative,
+            combo_cards: p
+                .ranges
+                .iter()
+                .map(|r| r.combos.iter().map(|w| pair_set(w.cards)).collect())
+                .collect(),
+            combo_hands: p
+                .ranges
+                .iter()
+                .map(|r| r.combos.iter().map(|w| Hand::from_cards(&w.cards)).collect())
+                .collect(),
             board: Hand::from_cards(&p.board),
         }
     }
@@ -602,9 +624,12 @@ impl<'a> Sampler<'a> {
                 for i in 0..n {
                     strengths[i] = t.strength(board.combine(hands[i]));
                 }
-                tally.record(&strengths[..n], true);
+                tally.record(&strengths[..n]);
             }
             accepted += 1;
+        }
+        if n == 2 {
+            tally.finish_heads_up();
         }
         tally
     }
@@ -624,14 +649,12 @@ impl<'a> Sampler<'a> {
                     cum.partition_point(|&c| c <= u).min(cum.len() - 1)
                 }
             };
-            let cards = pair_set(combos[k].cards);
+            let cards = self.combo_cards[i][k];
             if used.0 & cards.0 != 0 {
                 return None;
             }
             used = used.union(cards);
-            *h = Hand::EMPTY
-                .with(combos[k].cards[0])
-                .with(combos[k].cards[1]);
+            *h = self.combo_hands[i][k];
         }
         Some(used)
     }

@@ -14,7 +14,8 @@
 //! suited ones), so a flush is looked up by its suit's 13-bit rank mask in an
 //! 8192-entry table, and anything else by its rank counts in a perfect hash
 //! table (hash-and-displace over the 73,775 rank multisets of 5 to 7 cards:
-//! 256 KB of strengths and 32 KB of displacements).
+//! 256 KB of strengths and 16 KB of displacements, small enough to stay in
+//! the first-level cache, which keeps the first of the two lookups cheap).
 //!
 //! Every table is generated at first use from the slow [`reference`]
 //! evaluator, and the oracle tests check the result against the published
@@ -213,7 +214,7 @@ pub struct Tables {
 }
 
 const SLOT_BITS: u32 = 17;
-const BUCKET_BITS: u32 = 14;
+const BUCKET_BITS: u32 = 13;
 
 impl Tables {
     /// The strength of `hand` (5 to 7 cards).
