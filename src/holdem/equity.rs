@@ -584,7 +584,12 @@ impl<'a> Sampler<'a> {
             combo_hands: p
                 .ranges
                 .iter()
-                .map(|r| r.combos.iter().map(|w| Hand::from_cards(&w.cards)).collect())
+                .map(|r| {
+                    r.combos
+                        .iter()
+                        .map(|w| Hand::from_cards(&w.cards))
+                        .collect()
+                })
                 .collect(),
             board: Hand::from_cards(&p.board),
         }

@@ -1,0 +1,491 @@
+//! The no-limit hold'em table engine (RULES.md §1): one hand as a state
+//! machine. It posts antes and blinds, deals from a given deck, exposes the
+//! legal actions before every decision, applies actions (an illegal one is a
+//! typed error and changes nothing), runs the board out when betting is
+//! over, and pays the pots. No I/O.
+
+pub mod pots;
+
+use thiserror::Error;
+
+use self::pots::{build_pots, split, OddChips, Pot};
+use super::eval::{Hand as EvalHand, Strength};
+use crate::cards::Card;
+
+/// What the others must match when the big blind is all-in for less than a
+/// full big blind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ShortBigBlind {
+    /// The full big blind (the rules' default).
+    #[default]
+    FullBlind,
+    /// Only what was posted (PokerKit's behaviour).
+    Posted,
+}
+
+/// The table and the hand's stakes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Starting stacks, seat 0 first (2 to 10 seats, all positive).
+    pub stacks: Vec<u64>,
+    pub button: usize,
+    pub small_blind: u64,
+    pub big_blind: u64,
+    pub ante: u64,
+    pub odd_chips: OddChips,
+    pub short_big_blind: ShortBigBlind,
+}
+
+/// Why a configuration or an action is refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TableError {
+    #[error("a table has 2 to 10 seats, got {0}")]
+    Seats(usize),
+    #[error("every stack must be positive (seat {0} has none)")]
+    EmptyStack(usize),
+    #[error("the big blind must be positive and at least the small blind")]
+    Blinds,
+    #[error("the button must be a seat (0 to {0})")]
+    Button(usize),
+    #[error("the deck must hold at least {0} distinct cards")]
+    Deck(usize),
+    #[error("the hand is over")]
+    HandOver,
+    #[error("seat {seat} cannot check: {to_call} to call")]
+    CannotCheck { seat: usize, to_call: u64 },
+    #[error("seat {0} has nothing to call")]
+    NothingToCall(usize),
+    #[error("seat {0} cannot fold: it can check")]
+    NeedlessFold(usize),
+    #[error("seat {0} cannot raise now")]
+    CannotRaise(usize),
+    #[error("raise to {to} is outside the legal range {min}..={max}")]
+    RaiseSize { to: u64, min: u64, max: u64 },
+}
+
+/// A decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Fold,
+    Check,
+    /// Call the bet (all-in for less when the stack is short).
+    Call,
+    /// Bet or raise to this total in front of the player on this street.
+    RaiseTo(u64),
+}
+
+/// The actions open to the seat to act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Legal {
+    pub seat: usize,
+    pub can_fold: bool,
+    pub can_check: bool,
+    /// Chips a call adds (capped at the stack), when facing a bet.
+    pub call: Option<u64>,
+    /// The smallest and largest raise-to, when a raise is allowed (equal when
+    /// only an all-in raise is possible).
+    pub raise: Option<(u64, u64)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Street {
+    Preflop,
+    Flop,
+    Turn,
+    River,
+    /// The hand is over and paid.
+    Done,
+}
+
+/// One seat during the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seat {
+    pub stack: u64,
+    /// Chips in front of the seat on this street.
+    pub street_bet: u64,
+    /// Chips put in this hand (antes and blinds included).
+    pub contributed: u64,
+    pub folded: bool,
+    pub hole: [Card; 2],
+    /// Whether the seat has acted on this street.
+    acted: bool,
+    /// The bet it faced when it last acted (for the reopening rule).
+    faced: u64,
+}
+
+impl Seat {
+    pub fn all_in(&self) -> bool {
+        self.stack == 0 && !self.folded
+    }
+    /// Still in the hand and able to act.
+    fn active(&self) -> bool {
+        !self.folded && self.stack > 0
+    }
+}
+
+/// The result of a finished hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Payout {
+    /// Pots as built at the end (one when nobody was all-in).
+    pub pots: Vec<Pot>,
+    /// Per pot: (seat, chips won).
+    pub shares: Vec<Vec<(usize, u64)>>,
+    /// Whether hands were shown (more than one live seat at the end).
+    pub showdown: bool,
+    /// Strength of each live seat at showdown.
+    pub strengths: Vec<Option<Strength>>,
+}
+
+/// One hand.
+#[derive(Clone, Debug)]
+pub struct HandState {
+    config: Config,
+    seats: Vec<Seat>,
+    board: Vec<Card>,
+    /// The rest of the deck, dealt from the front.
+    deck: Vec<Card>,
+    street: Street,
+    to_act: Option<usize>,
+    /// The bet to match on this street.
+    current_bet: u64,
+    /// The last full raise increment this street (at least the big blind).
+    min_raise: u64,
+    payout: Option<Payout>,
+}
+
+impl HandState {
+    /// Starts a hand: checks the configuration, posts antes and blinds, deals
+    /// two cards to each seat from the front of `deck` (seat by seat, left of
+    /// the button first, one card per round) and the board after them.
+    pub fn new(config: Config, deck: &[Card]) -> Result<HandState, TableError> {
+        let n = config.stacks.len();
+        if !(2..=10).contains(&n) {
+            return Err(TableError::Seats(n));
+        }
+        if let Some(s) = config.stacks.iter().position(|&s| s == 0) {
+            return Err(TableError::EmptyStack(s));
+        }
+        if config.big_blind == 0 || config.small_blind > config.big_blind {
+            return Err(TableError::Blinds);
+        }
+        if config.button >= n {
+            return Err(TableError::Button(n - 1));
+        }
+        let need = 2 * n + 5;
+        let distinct = deck.iter().fold(0u64, |m, c| m | c.bit()).count_ones() as usize;
+        if deck.len() < need || distinct < deck.len() {
+            return Err(TableError::Deck(need));
+        }
+        let mut seats: Vec<Seat> = config
+            .stacks
+            .iter()
+            .map(|&stack| Seat {
+                stack,
+                street_bet: 0,
+                contributed: 0,
+                folded: false,
+                hole: [deck[0]; 2],
+                acted: false,
+                faced: 0,
+            })
+            .collect();
+        for round in 0..2 {
+            for k in 0..n {
+                let s = (config.button + 1 + k) % n;
+                seats[s].hole[round] = deck[round * n + k];
+            }
+        }
+        let mut hand = HandState {
+            seats,
+            board: Vec::new(),
+            deck: deck[2 * n..].to_vec(),
+            street: Street::Preflop,
+            to_act: None,
+            current_bet: 0,
+            min_raise: config.big_blind,
+            payout: None,
+            config,
+        };
+        hand.post_forced_bets();
+        hand.to_act = hand.first_to_act(Street::Preflop);
+        hand.advance_if_closed();
+        Ok(hand)
+    }
+
+    fn n(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// Small and big blind seats (heads-up: the button posts the small blind).
+    pub fn blind_seats(&self) -> (usize, usize) {
+        let (b, n) = (self.config.button, self.n());
+        if n == 2 {
+            (b, (b + 1) % n)
+        } else {
+            ((b + 1) % n, (b + 2) % n)
+        }
+    }
+
+    fn post_forced_bets(&mut self) {
+        let ante = self.config.ante;
+        for s in &mut self.seats {
+            let a = ante.min(s.stack);
+            s.stack -= a;
+            s.contributed += a;
+        }
+        let (sb, bb) = self.blind_seats();
+        let posted_sb = self.put(sb, self.config.small_blind);
+        let posted_bb = self.put(bb, self.config.big_blind);
+        self.current_bet = match self.config.short_big_blind {
+            ShortBigBlind::FullBlind => self.config.big_blind,
+            ShortBigBlind::Posted => posted_sb.max(posted_bb),
+        };
+    }
+
+    /// Moves up to `chips` from a stack to its street bet; returns the
+    /// street bet after it.
+    fn put(&mut self, seat: usize, chips: u64) -> u64 {
+        let s = &mut self.seats[seat];
+        let c = chips.min(s.stack);
+        s.stack -= c;
+        s.street_bet += c;
+        s.contributed += c;
+        s.street_bet
+    }
+
+    /// The first seat to act on a street, if betting is open.
+    fn first_to_act(&self, street: Street) -> Option<usize> {
+        let n = self.n();
+        let start = match street {
+            Street::Preflop => (self.blind_seats().1 + 1) % n,
+            _ => (self.config.button + 1) % n,
+        };
+        (0..n)
+            .map(|k| (start + k) % n)
+            .find(|&s| self.needs_action(s))
+    }
+
+    fn active_count(&self) -> usize {
+        self.seats.iter().filter(|s| s.active()).count()
+    }
+
+    fn live_count(&self) -> usize {
+        self.seats.iter().filter(|s| !s.folded).count()
+    }
+
+    /// Whether a seat must still act this street: it can act, and it faces
+    /// a bet, or it has not acted yet while someone else can still act.
+    fn needs_action(&self, seat: usize) -> bool {
+        let s = &self.seats[seat];
+        s.active() && (s.street_bet < self.current_bet || (!s.acted && self.active_count() >= 2))
+    }
+
+    pub fn street(&self) -> Street {
+        self.street
+    }
+
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats
+    }
+
+    pub fn board(&self) -> &[Card] {
+        &self.board
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The seat to act, or `None` when the hand is over.
+    pub fn to_act(&self) -> Option<usize> {
+        self.to_act
+    }
+
+    /// The result, once the hand is over.
+    pub fn payout(&self) -> Option<&Payout> {
+        self.payout.as_ref()
+    }
+
+    /// The legal actions of the seat to act (`None` when the hand is over).
+    pub fn legal(&self) -> Option<Legal> {
+        let seat = self.to_act?;
+        let s = &self.seats[seat];
+        let to_call = self.current_bet.saturating_sub(s.street_bet);
+        let others_can_act = self
+            .seats
+            .iter()
+            .enumerate()
+            .any(|(i, o)| i != seat && o.active());
+        // Reopened: never acted this street, or the bet has risen by a full
+        // raise since it last acted (several short all-ins add up).
+        let reopened = !s.acted || self.current_bet >= s.faced + self.min_raise;
+        let max_to = s.street_bet + s.stack;
+        let raise = if others_can_act && reopened && s.stack > to_call {
+            let min_to = (self.current_bet + self.min_raise).min(max_to);
+            Some((min_to, max_to))
+        } else {
+            None
+        };
+        Some(Legal {
+            seat,
+            can_fold: to_call > 0,
+            can_check: to_call == 0,
+            call: (to_call > 0).then(|| to_call.min(s.stack)),
+            raise,
+        })
+    }
+
+    /// Applies the action of the seat to act. An illegal action is an error
+    /// and leaves the hand unchanged.
+    pub fn apply(&mut self, action: Action) -> Result<(), TableError> {
+        let legal = self.legal().ok_or(TableError::HandOver)?;
+        let seat = legal.seat;
+        match action {
+            Action::Fold if !legal.can_fold => return Err(TableError::NeedlessFold(seat)),
+            Action::Check if !legal.can_check => {
+                return Err(TableError::CannotCheck {
+                    seat,
+                    to_call: legal.call.unwrap_or(0),
+                })
+            }
+            Action::Call if legal.call.is_none() => return Err(TableError::NothingToCall(seat)),
+            Action::RaiseTo(to) => {
+                let (min, max) = legal.raise.ok_or(TableError::CannotRaise(seat))?;
+                if to < min || to > max {
+                    return Err(TableError::RaiseSize { to, min, max });
+                }
+            }
+            _ => {}
+        }
+        let faced = self.current_bet;
+        match action {
+            Action::Fold => self.seats[seat].folded = true,
+            Action::Check => {}
+            Action::Call => {
+                self.put(seat, faced - self.seats[seat].street_bet);
+            }
+            Action::RaiseTo(to) => {
+                let increment = to - faced;
+                self.put(seat, to - self.seats[seat].street_bet);
+                if increment >= self.min_raise {
+                    self.min_raise = increment;
+                }
+                self.current_bet = to;
+            }
+        }
+        // The level it leaves the bet at: it may raise again only once the
+        // bet has risen a full raise above this.
+        let level = self.current_bet.max(faced);
+        let s = &mut self.seats[seat];
+        s.acted = true;
+        s.faced = level;
+        self.after_action(seat);
+        Ok(())
+    }
+
+    fn after_action(&mut self, seat: usize) {
+        if self.live_count() == 1 {
+            self.finish();
+            return;
+        }
+        let n = self.n();
+        self.to_act = (1..=n)
+            .map(|k| (seat + k) % n)
+            .find(|&s| self.needs_action(s));
+        self.advance_if_closed();
+    }
+
+    /// While the street's betting is closed: return any uncalled bet, deal
+    /// the next street (or run the board out), or finish.
+    fn advance_if_closed(&mut self) {
+        while self.to_act.is_none() && self.street != Street::Done {
+            self.return_uncalled();
+            if self.live_count() == 1 || self.street == Street::River {
+                self.finish();
+                return;
+            }
+            let cards = if self.street == Street::Preflop { 3 } else { 1 };
+            self.board.extend(self.deck.drain(..cards));
+            self.street = match self.street {
+                Street::Preflop => Street::Flop,
+                Street::Flop => Street::Turn,
+                _ => Street::River,
+            };
+            for s in &mut self.seats {
+                s.street_bet = 0;
+                s.acted = false;
+                s.faced = 0;
+            }
+            self.current_bet = 0;
+            self.min_raise = self.config.big_blind;
+            self.to_act = self.first_to_act(self.street);
+        }
+    }
+
+    /// Gives back the part of the highest street bet nobody matched.
+    fn return_uncalled(&mut self) {
+        let mut bets: Vec<(u64, usize)> = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.street_bet, i))
+            .collect();
+        bets.sort_unstable_by(|a, b| b.cmp(a));
+        let (top, seat) = bets[0];
+        let second = bets.get(1).map_or(0, |b| b.0);
+        if top > second {
+            let s = &mut self.seats[seat];
+            let back = top - second;
+            s.street_bet -= back;
+            s.contributed -= back;
+            s.stack += back;
+        }
+    }
+
+    /// Runs the board out if needed, builds the pots and pays them.
+    fn finish(&mut self) {
+        self.return_uncalled();
+        let live: Vec<bool> = self.seats.iter().map(|s| !s.folded).collect();
+        let showdown = self.live_count() > 1;
+        if showdown {
+            let missing = 5 - self.board.len();
+            self.board.extend(self.deck.drain(..missing));
+        }
+        let board = EvalHand::from_cards(&self.board);
+        let strengths: Vec<Option<Strength>> = self
+            .seats
+            .iter()
+            .map(|s| {
+                (showdown && !s.folded)
+                    .then(|| board.combine(EvalHand::from_cards(&s.hole)).strength())
+            })
+            .collect();
+        let contributed: Vec<u64> = self.seats.iter().map(|s| s.contributed).collect();
+        let pots = build_pots(&contributed, &live);
+        let n = self.n();
+        let order: Vec<usize> = (1..=n).map(|k| (self.config.button + k) % n).collect();
+        let mut shares = Vec::with_capacity(pots.len());
+        for pot in &pots {
+            let best = pot.eligible.iter().filter_map(|&s| strengths[s]).max();
+            let winners: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|s| pot.eligible.contains(s))
+                .filter(|&s| !showdown || strengths[s] == best)
+                .collect();
+            let paid = split(pot.amount, &winners, self.config.odd_chips);
+            for &(s, chips) in &paid {
+                self.seats[s].stack += chips;
+            }
+            shares.push(paid);
+        }
+        self.payout = Some(Payout {
+            pots,
+            shares,
+            showdown,
+            strengths,
+        });
+        self.street = Street::Done;
+        self.to_act = None;
+    }
+}

@@ -1,0 +1,386 @@
+//! The no-limit table engine: one test per rule of RULES.md §1 and per
+//! classic engine bug, and a property test over random hands of random
+//! actions (chips conserved, no illegal action accepted, illegal actions
+//! change nothing).
+
+use cardsim::cards::{parse_cards, Card};
+use cardsim::holdem::table::pots::OddChips;
+use cardsim::holdem::table::{Action, Config, HandState, ShortBigBlind, Street, TableError};
+use cardsim::rng::game_rng;
+use rand::seq::SliceRandom;
+use rand::RngExt;
+
+fn config(stacks: &[u64], button: usize) -> Config {
+    Config {
+        stacks: stacks.to_vec(),
+        button,
+        small_blind: 5,
+        big_blind: 10,
+        ante: 0,
+        odd_chips: OddChips::LeftOfButton,
+        short_big_blind: ShortBigBlind::FullBlind,
+    }
+}
+
+/// A fixed deck: the listed cards first, then the rest in index order.
+fn deck(first: &str) -> Vec<Card> {
+    let mut d = parse_cards(first).unwrap();
+    for i in 0..52 {
+        let c = Card::from_index(i);
+        if !d.contains(&c) {
+            d.push(c);
+        }
+    }
+    d
+}
+
+/// Chips on the table: stacks plus what is in the pot (only stacks once the
+/// hand is paid).
+fn total(h: &HandState) -> u64 {
+    if h.street() == Street::Done {
+        h.seats().iter().map(|s| s.stack).sum()
+    } else {
+        h.seats().iter().map(|s| s.stack + s.contributed).sum()
+    }
+}
+
+fn stacks(h: &HandState) -> Vec<u64> {
+    h.seats().iter().map(|s| s.stack).collect()
+}
+
+#[test]
+fn heads_up_button_posts_small_blind_and_acts_first_preflop_last_after() {
+    let mut h = HandState::new(config(&[100, 100], 0), &deck("")).unwrap();
+    assert_eq!(h.blind_seats(), (0, 1));
+    assert_eq!(h.seats()[0].street_bet, 5);
+    assert_eq!(h.seats()[1].street_bet, 10);
+    assert_eq!(h.to_act(), Some(0));
+    h.apply(Action::Call).unwrap();
+    // The big blind's option.
+    assert_eq!(h.to_act(), Some(1));
+    let legal = h.legal().unwrap();
+    assert!(legal.can_check && legal.raise == Some((20, 100)));
+    h.apply(Action::Check).unwrap();
+    assert_eq!(h.street(), Street::Flop);
+    assert_eq!(
+        h.to_act(),
+        Some(1),
+        "the non-button acts first after the flop"
+    );
+}
+
+#[test]
+fn preflop_starts_left_of_the_big_blind_and_the_big_blind_keeps_its_option() {
+    let mut h = HandState::new(config(&[100, 100, 100, 100], 0), &deck("")).unwrap();
+    assert_eq!(h.blind_seats(), (1, 2));
+    assert_eq!(h.to_act(), Some(3));
+    h.apply(Action::Call).unwrap(); // 3
+    h.apply(Action::Call).unwrap(); // 0
+    h.apply(Action::Call).unwrap(); // 1 completes
+    assert_eq!(h.to_act(), Some(2), "the big blind has the option");
+    assert_eq!(h.legal().unwrap().raise, Some((20, 100)));
+    h.apply(Action::Check).unwrap();
+    assert_eq!(h.street(), Street::Flop);
+    assert_eq!(h.to_act(), Some(1), "first live seat left of the button");
+}
+
+#[test]
+fn minimum_raise_is_the_largest_full_raise_so_far() {
+    let mut h = HandState::new(config(&[1000, 1000, 1000], 0), &deck("")).unwrap();
+    // Seat 0 (button) acts first three-handed.
+    assert_eq!(h.to_act(), Some(0));
+    assert_eq!(h.legal().unwrap().raise, Some((20, 1000)));
+    assert_eq!(
+        h.apply(Action::RaiseTo(15)),
+        Err(TableError::RaiseSize {
+            to: 15,
+            min: 20,
+            max: 1000
+        })
+    );
+    h.apply(Action::RaiseTo(50)).unwrap(); // a raise of 40
+    assert_eq!(h.legal().unwrap().raise, Some((90, 1000)));
+    h.apply(Action::RaiseTo(200)).unwrap(); // a raise of 150
+    assert_eq!(h.legal().unwrap().raise, Some((350, 1000)));
+}
+
+#[test]
+fn a_short_all_in_raise_does_not_reopen_but_several_that_add_up_do() {
+    // Seat 0 bets, 1 goes all-in for a little more, 2 calls; 0 may only
+    // call or fold.
+    let mut h = HandState::new(config(&[1000, 130, 1000, 1000], 3), &deck("")).unwrap();
+    // Button 3: blinds 0 and 1... use seats: SB 0, BB 1, first to act 2.
+    assert_eq!(h.blind_seats(), (0, 1));
+    assert_eq!(h.to_act(), Some(2));
+    h.apply(Action::RaiseTo(100)).unwrap(); // seat 2: full raise of 90
+    h.apply(Action::Call).unwrap(); // seat 3
+    h.apply(Action::Fold).unwrap(); // seat 0
+                                    // Seat 1 (BB, 130 in all) goes all-in to 130: a raise of 30 < 90.
+    h.apply(Action::RaiseTo(130)).unwrap();
+    assert_eq!(h.to_act(), Some(2));
+    let legal = h.legal().unwrap();
+    assert_eq!(legal.call, Some(30));
+    assert_eq!(legal.raise, None, "an incomplete raise does not reopen");
+    assert_eq!(
+        h.apply(Action::RaiseTo(400)),
+        Err(TableError::CannotRaise(2))
+    );
+
+    // Cumulative: two short all-ins adding up to a full raise reopen it.
+    let mut h = HandState::new(config(&[1000, 1000, 150, 200, 1000], 0), &deck("")).unwrap();
+    // SB 1, BB 2, first to act 3.
+    h.apply(Action::Call).unwrap(); // 3 calls 10
+    h.apply(Action::Call).unwrap(); // 4 calls 10
+    h.apply(Action::RaiseTo(100)).unwrap(); // 0 raises to 100 (full, +90)
+    h.apply(Action::Fold).unwrap(); // 1
+    h.apply(Action::RaiseTo(150)).unwrap(); // 2 all-in: +50 (short)
+    assert_eq!(h.to_act(), Some(3));
+    h.apply(Action::RaiseTo(200)).unwrap(); // 3 all-in: +50 (short), +100 in all
+    h.apply(Action::Call).unwrap(); // 4 calls 200
+    assert_eq!(h.to_act(), Some(0));
+    let legal = h.legal().unwrap();
+    assert_eq!(legal.call, Some(100));
+    assert_eq!(
+        legal.raise,
+        Some((290, 1000)),
+        "150 then 200 above 100 reopens"
+    );
+}
+
+#[test]
+fn the_uncalled_bet_goes_back_and_a_lone_player_wins_at_once() {
+    let mut h = HandState::new(config(&[1000, 1000, 1000], 0), &deck("")).unwrap();
+    let before = total(&h);
+    h.apply(Action::RaiseTo(300)).unwrap(); // seat 0
+    h.apply(Action::Fold).unwrap(); // 1 (SB, 5 in)
+    h.apply(Action::Fold).unwrap(); // 2 (BB, 10 in)
+    assert_eq!(h.street(), Street::Done);
+    let p = h.payout().unwrap();
+    assert!(!p.showdown);
+    assert_eq!(stacks(&h), [1015, 995, 990]);
+    assert_eq!(total(&h), before);
+    assert_eq!(h.apply(Action::Check), Err(TableError::HandOver));
+}
+
+#[test]
+fn side_pots_by_level_with_folded_chips_and_no_folded_winner() {
+    // Seat 0 has the best hand but folds; 1 is all-in short; 2 wins the
+    // side pot. Deck: holes dealt left of the button (button 2: seats 0,1,2),
+    // one card per round.
+    let d = deck("As 7c 2d Ah 7d 3h Kc 8s 9h 4c Jd");
+    let mut h = HandState::new(config(&[500, 50, 500], 2), &d).unwrap();
+    // Button 2: SB 0, BB 1, first to act 2.
+    assert_eq!(h.seats()[0].hole, parse_cards("As Ah").unwrap().as_slice());
+    h.apply(Action::RaiseTo(200)).unwrap(); // 2
+    h.apply(Action::Call).unwrap(); // 0 calls 200
+    h.apply(Action::Call).unwrap(); // 1 calls all-in (50)
+    assert_eq!(h.street(), Street::Flop);
+    h.apply(Action::Check).unwrap(); // 0
+    h.apply(Action::RaiseTo(100)).unwrap(); // 2 bets
+    h.apply(Action::Fold).unwrap(); // 0 folds aces
+    assert_eq!(h.street(), Street::Done);
+    let p = h.payout().unwrap();
+    assert!(p.showdown);
+    let amounts: Vec<u64> = p.pots.iter().map(|x| x.amount).collect();
+    // Main pot 3 x 50; side pot: 150 from each of 0 and 2 (the uncalled 100
+    // went back to 2).
+    assert_eq!(amounts, [150, 300]);
+    assert_eq!(p.pots[0].eligible, [1, 2]);
+    assert_eq!(p.pots[1].eligible, [2]);
+    assert!(
+        p.shares.iter().flatten().all(|&(s, _)| s != 0),
+        "folded seat wins nothing"
+    );
+    // The all-in seat (sevens) is live and wins the main pot; seat 2 the side.
+    assert_eq!(p.shares[0], [(1, 150)]);
+    assert_eq!(p.shares[1], [(2, 300)]);
+    assert_eq!(stacks(&h), [300, 150, 600]);
+    assert_eq!(total(&h), 1050);
+}
+
+#[test]
+fn split_pots_give_odd_chips_left_of_the_button_or_to_the_first_winner() {
+    // Four seats, button 3; everyone plays the board (a royal flush). Seat 0
+    // posts the small blind and folds; 1, 2 and 3 split 35 chips: 11 each
+    // and 2 odd chips.
+    let d = deck("2c 3c 4d 5h 2h 3d 4h 5c As Ks Qs Js Ts");
+    for (odd, expect) in [
+        (OddChips::LeftOfButton, [0, 12, 12, 11]),
+        (OddChips::FirstWinner, [0, 13, 11, 11]),
+    ] {
+        let mut c = config(&[100, 100, 100, 100], 3);
+        c.odd_chips = odd;
+        let mut h = HandState::new(c, &d).unwrap();
+        h.apply(Action::Call).unwrap(); // 2
+        h.apply(Action::Call).unwrap(); // 3
+        h.apply(Action::Fold).unwrap(); // 0
+        h.apply(Action::Check).unwrap(); // 1
+        while h.street() != Street::Done {
+            h.apply(Action::Check).unwrap();
+        }
+        let p = h.payout().unwrap();
+        assert_eq!(p.pots.len(), 1);
+        let mut won = [0u64; 4];
+        for &(s, chips) in &p.shares[0] {
+            won[s] += chips;
+        }
+        assert_eq!(won, expect, "{odd:?}");
+        assert_eq!(total(&h), 400);
+    }
+}
+
+#[test]
+fn a_short_all_in_big_blind_under_both_switches() {
+    // The big blind has 4 chips of a 10 blind.
+    let mut full = HandState::new(config(&[100, 100, 4], 0), &deck("")).unwrap();
+    assert!(full.seats()[2].all_in());
+    assert_eq!(full.to_act(), Some(0));
+    assert_eq!(
+        full.legal().unwrap().call,
+        Some(10),
+        "others match the full blind"
+    );
+    let mut c = config(&[100, 100, 4], 0);
+    c.short_big_blind = ShortBigBlind::Posted;
+    let mut posted = HandState::new(c, &deck("")).unwrap();
+    assert_eq!(
+        posted.legal().unwrap().call,
+        Some(5),
+        "only what was posted"
+    );
+    full.apply(Action::Fold).unwrap();
+    posted.apply(Action::Fold).unwrap();
+    // The small blind completes; nobody can act afterwards: run-out.
+    full.apply(Action::Call).unwrap();
+    assert_eq!(full.street(), Street::Done);
+    assert_eq!(total(&full), 204);
+}
+
+#[test]
+fn all_in_players_are_never_asked_and_nobody_bets_alone() {
+    let mut h = HandState::new(config(&[1000, 1000, 1000], 0), &deck("")).unwrap();
+    h.apply(Action::RaiseTo(1000)).unwrap(); // 0 all-in
+    h.apply(Action::Call).unwrap(); // 1 all-in call
+    h.apply(Action::Fold).unwrap(); // 2
+    assert_eq!(h.street(), Street::Done, "both all-in: the board runs out");
+    assert_eq!(h.board().len(), 5);
+    assert_eq!(total(&h), 3000);
+
+    // One all-in short, one caller with chips left: no betting after.
+    let mut h = HandState::new(config(&[1000, 200, 1000], 0), &deck("")).unwrap();
+    h.apply(Action::Fold).unwrap(); // 0
+    h.apply(Action::RaiseTo(200)).unwrap(); // 1 (SB) all-in
+    assert_eq!(h.to_act(), Some(2));
+    assert_eq!(
+        h.legal().unwrap().raise,
+        None,
+        "nobody left to raise against"
+    );
+    h.apply(Action::Call).unwrap();
+    assert_eq!(h.street(), Street::Done);
+}
+
+#[test]
+fn illegal_actions_are_typed_errors_and_change_nothing() {
+    let mut h = HandState::new(config(&[100, 100, 100], 0), &deck("")).unwrap();
+    let before = format!("{h:?}");
+    assert_eq!(
+        h.apply(Action::Check),
+        Err(TableError::CannotCheck {
+            seat: 0,
+            to_call: 10
+        })
+    );
+    assert!(matches!(
+        h.apply(Action::RaiseTo(500)),
+        Err(TableError::RaiseSize { .. })
+    ));
+    assert_eq!(format!("{h:?}"), before);
+    h.apply(Action::Call).unwrap();
+    h.apply(Action::Call).unwrap();
+    assert_eq!(h.apply(Action::Fold), Err(TableError::NeedlessFold(2)));
+    assert_eq!(h.apply(Action::Call), Err(TableError::NothingToCall(2)));
+    // Bad tables.
+    assert_eq!(
+        HandState::new(config(&[100], 0), &deck("")).unwrap_err(),
+        TableError::Seats(1)
+    );
+    assert_eq!(
+        HandState::new(config(&[100, 0], 0), &deck("")).unwrap_err(),
+        TableError::EmptyStack(1)
+    );
+    assert_eq!(
+        HandState::new(config(&[100, 100], 2), &deck("")).unwrap_err(),
+        TableError::Button(1)
+    );
+}
+
+/// Random hands (2 to 10 seats, random stacks, blinds, antes and both
+/// switches) of random actions, legal and illegal: chips are conserved,
+/// every legal action is accepted, every illegal one refused without a
+/// change, and every hand ends.
+#[test]
+fn random_hands_conserve_chips_and_refuse_illegal_actions() {
+    for g in 0..20_000u64 {
+        let mut rng = game_rng(99, g);
+        let n = rng.random_range(2..=10usize);
+        let bb = rng.random_range(1..=20u64);
+        let c = Config {
+            stacks: (0..n).map(|_| rng.random_range(1..=300u64)).collect(),
+            button: rng.random_range(0..n),
+            small_blind: rng.random_range(0..=bb),
+            big_blind: bb,
+            ante: rng.random_range(0..=3u64),
+            odd_chips: if rng.random_bool(0.5) {
+                OddChips::LeftOfButton
+            } else {
+                OddChips::FirstWinner
+            },
+            short_big_blind: if rng.random_bool(0.5) {
+                ShortBigBlind::FullBlind
+            } else {
+                ShortBigBlind::Posted
+            },
+        };
+        let start: u64 = c.stacks.iter().sum();
+        let mut d: Vec<Card> = (0..52).map(Card::from_index).collect();
+        d.shuffle(&mut rng);
+        let mut h = HandState::new(c, &d).unwrap();
+        let mut steps = 0;
+        while let Some(legal) = h.legal() {
+            assert!(!h.seats()[legal.seat].all_in() && !h.seats()[legal.seat].folded);
+            let action = match rng.random_range(0..6) {
+                0 => Action::Fold,
+                1 => Action::Check,
+                2 => Action::Call,
+                _ => Action::RaiseTo(rng.random_range(0..=400)),
+            };
+            let ok = match action {
+                Action::Fold => legal.can_fold,
+                Action::Check => legal.can_check,
+                Action::Call => legal.call.is_some(),
+                Action::RaiseTo(to) => legal.raise.is_some_and(|(lo, hi)| lo <= to && to <= hi),
+            };
+            let before = format!("{h:?}");
+            match h.apply(action) {
+                Ok(()) => assert!(ok, "game {g}: accepted {action:?} outside {legal:?}"),
+                Err(e) => {
+                    assert!(!ok, "game {g}: refused legal {action:?}: {e}");
+                    assert_eq!(format!("{h:?}"), before, "game {g}: refusal changed state");
+                }
+            }
+            assert_eq!(total(&h), start, "game {g}: chips");
+            steps += 1;
+            assert!(steps < 10_000, "game {g}: never ends");
+        }
+        assert_eq!(h.street(), Street::Done);
+        let end: u64 = h.seats().iter().map(|s| s.stack).sum();
+        assert_eq!(end, start, "game {g}: chips after payout");
+        let p = h.payout().unwrap();
+        assert!(p
+            .shares
+            .iter()
+            .flatten()
+            .all(|&(s, _)| !h.seats()[s].folded));
+    }
+}
