@@ -151,6 +151,8 @@ pub struct HandState {
     /// The last full raise increment this street (at least the big blind).
     min_raise: u64,
     payout: Option<Payout>,
+    /// Every accepted action, in order.
+    history: Vec<(usize, Action)>,
 }
 
 impl HandState {
@@ -204,6 +206,7 @@ impl HandState {
             current_bet: 0,
             min_raise: config.big_blind,
             payout: None,
+            history: Vec::new(),
             config,
         };
         hand.post_forced_bets();
@@ -301,6 +304,11 @@ impl HandState {
         self.to_act
     }
 
+    /// Every accepted action with its seat, in order.
+    pub fn history(&self) -> &[(usize, Action)] {
+        &self.history
+    }
+
     /// The result, once the hand is over.
     pub fn payout(&self) -> Option<&Payout> {
         self.payout.as_ref()
@@ -311,11 +319,13 @@ impl HandState {
         let seat = self.to_act?;
         let s = &self.seats[seat];
         let to_call = self.current_bet.saturating_sub(s.street_bet);
+        // A raise needs someone who could answer it: another live seat with
+        // chips beyond the current bet (PokerKit's rule too).
         let others_can_act = self
             .seats
             .iter()
             .enumerate()
-            .any(|(i, o)| i != seat && o.active());
+            .any(|(i, o)| i != seat && o.active() && o.street_bet + o.stack > self.current_bet);
         // Reopened: never acted this street, or the bet has risen by a full
         // raise since it last acted (several short all-ins add up).
         let reopened = !s.acted || self.current_bet >= s.faced + self.min_raise;
@@ -379,6 +389,7 @@ impl HandState {
         let s = &mut self.seats[seat];
         s.acted = true;
         s.faced = level;
+        self.history.push((seat, action));
         self.after_action(seat);
         Ok(())
     }
