@@ -472,7 +472,20 @@ impl HandState {
             })
             .collect();
         let contributed: Vec<u64> = self.seats.iter().map(|s| s.contributed).collect();
-        let pots = build_pots(&contributed, &live);
+        let mut pots = build_pots(&contributed, &live);
+        if showdown && self.config.odd_chips == OddChips::FirstWinner {
+            // PokerKit mucks the hands that win no pot before splitting, so
+            // pots left with the same contenders are split as one.
+            let best = |p: &Pot| p.eligible.iter().filter_map(|&s| strengths[s]).max();
+            let mut contender = vec![false; live.len()];
+            for p in &pots {
+                let b = best(p);
+                for &s in &p.eligible {
+                    contender[s] |= strengths[s] == b;
+                }
+            }
+            pots = build_pots(&contributed, &contender);
+        }
         let n = self.n();
         let order: Vec<usize> = (1..=n).map(|k| (self.config.button + k) % n).collect();
         let mut shares = Vec::with_capacity(pots.len());

@@ -8,7 +8,10 @@ pub enum OddChips {
     /// button (the rules' default).
     #[default]
     LeftOfButton,
-    /// All to the first tied winner in that order (PokerKit's behaviour).
+    /// PokerKit's behaviour: the hands that win no pot are mucked before the
+    /// pots are split, so pots left with the same contenders are split as
+    /// one, and each split's odd chips all go to the first tied winner in
+    /// that order.
     FirstWinner,
 }
 
