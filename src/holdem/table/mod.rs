@@ -5,6 +5,7 @@
 //! over, and pays the pots. No I/O.
 
 pub mod pots;
+pub mod random;
 
 use thiserror::Error;
 

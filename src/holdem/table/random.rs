@@ -1,0 +1,107 @@
+//! Random hands for testing the engine against other engines: random
+//! tables (2 to 9 seats, stacks, blinds, antes) played with uniformly random
+//! legal actions (many all-ins), and their record as JSON, which
+//! `scripts/pokerkit_check.py` replays in PokerKit.
+
+use rand::seq::SliceRandom;
+use rand::RngExt;
+
+use super::pots::OddChips;
+use super::{Action, Config, HandState, ShortBigBlind};
+use crate::cards::Card;
+use crate::rng::GameRng;
+
+/// Plays one random hand to the end; returns it with the deck it used.
+/// `pokerkit` selects PokerKit's switches.
+pub fn play_random_hand(rng: &mut GameRng, pokerkit: bool) -> (HandState, Vec<Card>) {
+    let n = rng.random_range(2..=9usize);
+    let bb = rng.random_range(2..=20u64);
+    let config = Config {
+        stacks: (0..n).map(|_| rng.random_range(1..=40 * bb)).collect(),
+        button: rng.random_range(0..n),
+        small_blind: bb / 2,
+        big_blind: bb,
+        ante: if rng.random_bool(0.3) {
+            rng.random_range(1..=bb / 2)
+        } else {
+            0
+        },
+        odd_chips: if pokerkit {
+            OddChips::FirstWinner
+        } else {
+            OddChips::LeftOfButton
+        },
+        short_big_blind: if pokerkit {
+            ShortBigBlind::Posted
+        } else {
+            ShortBigBlind::FullBlind
+        },
+    };
+    let mut deck: Vec<Card> = (0..52).map(Card::from_index).collect();
+    deck.shuffle(rng);
+    let mut h = HandState::new(config, &deck).expect("a valid random table");
+    while let Some(legal) = h.legal() {
+        let mut options = Vec::new();
+        if legal.can_fold {
+            options.push(Action::Fold);
+        }
+        if legal.can_check {
+            options.push(Action::Check);
+        }
+        if legal.call.is_some() {
+            options.extend([Action::Call, Action::Call]);
+        }
+        if let Some((lo, hi)) = legal.raise {
+            let to = if rng.random_bool(0.3) {
+                hi
+            } else {
+                rng.random_range(lo..=hi)
+            };
+            options.push(Action::RaiseTo(to));
+        }
+        let a = options[rng.random_range(0..options.len())];
+        h.apply(a).expect("a legal action");
+    }
+    (h, deck)
+}
+
+/// A finished hand as one JSON object: the table, the cards (holes by seat,
+/// the five board cards in dealing order), every action as `[seat, "f" |
+/// "cc" | "cbr", raise_to]`, and the finishing stacks.
+pub fn hand_record(h: &HandState, deck: &[Card], index: u64) -> serde_json::Value {
+    let c = h.config();
+    let n = c.stacks.len();
+    let holes: Vec<String> = h
+        .seats()
+        .iter()
+        .map(|s| format!("{}{}", s.hole[0], s.hole[1]))
+        .collect();
+    let board: Vec<String> = deck[2 * n..2 * n + 5]
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    let actions: Vec<serde_json::Value> = h
+        .history()
+        .iter()
+        .map(|&(seat, a)| {
+            let (kind, to) = match a {
+                Action::Fold => ("f", 0),
+                Action::Check | Action::Call => ("cc", 0),
+                Action::RaiseTo(to) => ("cbr", to),
+            };
+            serde_json::json!([seat, kind, to])
+        })
+        .collect();
+    serde_json::json!({
+        "hand": index,
+        "stacks": c.stacks,
+        "button": c.button,
+        "small_blind": c.small_blind,
+        "big_blind": c.big_blind,
+        "ante": c.ante,
+        "holes": holes,
+        "board": board,
+        "actions": actions,
+        "final": h.seats().iter().map(|s| s.stack).collect::<Vec<_>>(),
+    })
+}
