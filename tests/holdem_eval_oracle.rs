@@ -3,38 +3,17 @@
 //! reference on 10^6 random 6-card and 10^6 random 7-card hands.
 
 use cardsim::cards::Card;
-use cardsim::holdem::eval::{category, reference, tables, Category, Hand};
+use cardsim::holdem::eval::{
+    category, for_each_seven_card_strength, reference, tables, Category, Hand,
+};
 use cardsim::rng::game_rng;
 use rand::seq::SliceRandom;
 
 #[test]
 fn all_133_784_560_seven_card_hands() {
     let t = tables();
-    let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
     let mut by_strength = vec![0u64; 7463];
-    // Nested loops adding one card per level: each hand costs one addition
-    // and one lookup.
-    for a in 0..52 {
-        let ha = Hand::EMPTY.with(deck[a]);
-        for b in a + 1..52 {
-            let hb = ha.with(deck[b]);
-            for c in b + 1..52 {
-                let hc = hb.with(deck[c]);
-                for d in c + 1..52 {
-                    let hd = hc.with(deck[d]);
-                    for e in d + 1..52 {
-                        let he = hd.with(deck[e]);
-                        for f in e + 1..52 {
-                            let hf = he.with(deck[f]);
-                            for &card in &deck[f + 1..] {
-                                by_strength[t.strength(hf.with(card)) as usize] += 1;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+    for_each_seven_card_strength(t, |s| by_strength[s as usize] += 1);
     let mut counts = [0u64; 9];
     for (s, &n) in by_strength.iter().enumerate().skip(1) {
         counts[category(s as u16) as usize] += n;

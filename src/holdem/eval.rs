@@ -257,6 +257,36 @@ impl Tables {
     }
 }
 
+/// Calls `f` with the strength of each of the 133,784,560 7-card hands, in
+/// lexicographic order of card indices. Nested loops add one card per
+/// level, so each hand costs one addition and one lookup: this is both the
+/// oracle test's walk and the sequential-evaluation benchmark.
+#[inline]
+pub fn for_each_seven_card_strength(t: &Tables, mut f: impl FnMut(Strength)) {
+    let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
+    for a in 0..52 {
+        let ha = Hand::EMPTY.with(deck[a]);
+        for b in a + 1..52 {
+            let hb = ha.with(deck[b]);
+            for c in b + 1..52 {
+                let hc = hb.with(deck[c]);
+                for d in c + 1..52 {
+                    let hd = hc.with(deck[d]);
+                    for e in d + 1..52 {
+                        let he = hd.with(deck[e]);
+                        for g in e + 1..52 {
+                            let hg = he.with(deck[g]);
+                            for &card in &deck[g + 1..] {
+                                f(t.strength(hg.with(card)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The tables, generated on first use (about 30 ms in a release build).
 pub fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
