@@ -16,10 +16,10 @@
 use super::eval::{rank_unit, Hand, Strength, Tables};
 use crate::cards::Card;
 
-/// Most players.
-pub const MAX_PLAYERS: usize = 10;
-/// Pot shares are counted in units of 1/`UNITS` (divisible by 1..=10).
-pub const UNITS: i64 = 2520;
+use super::equity::MAX_PLAYERS;
+
+/// Pot shares are counted in units of 1/`UNITS` (signed here).
+pub const UNITS: i64 = super::equity::UNITS as i64;
 
 /// Showdown counts over boards (signed while corrections are applied; the
 /// final counts are never negative).

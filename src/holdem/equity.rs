@@ -35,8 +35,9 @@ use crate::rng::{game_rng, GameRng};
 
 /// Most players at a table.
 pub const MAX_PLAYERS: usize = 10;
-/// Tie shares are counted in units of 1/`UNITS` of a pot.
-const UNITS: u64 = 2520;
+/// Tie shares are counted in units of 1/`UNITS` of a pot (2520 is
+/// divisible by every tie size 1..=10).
+pub const UNITS: u64 = 2520;
 /// Accepted Monte Carlo trials per batch (one generator per batch).
 pub const BATCH: u64 = 8192;
 /// Batches between two checks of a `--stderr` or `--time` stopping rule.
