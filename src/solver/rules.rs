@@ -111,35 +111,31 @@ pub fn plays_with(
         return;
     }
     out.clear();
-    let mut by_rank = [CardSet::EMPTY; 13];
-    for c in hand.iter() {
-        by_rank[(c.index() >> 2) as usize].insert(c);
-    }
-    for (rank, group) in by_rank.iter().enumerate() {
-        let cs = group.to_vec();
-        let top = rank as u8;
-        let mut push = |cards: CardSet, kind| {
+    // Card index = rank * 4 + suit, so a rank's cards are one nibble; the
+    // lowest one or two cards of each rank stand for every choice of suits.
+    for rank in 0..13u8 {
+        let group = hand.0 & (0xF << (4 * rank));
+        if group == 0 {
+            continue;
+        }
+        let low = group & group.wrapping_neg();
+        let rest = group & !low;
+        let mut push = |cards: u64, kind| {
             let p = Play {
-                cards,
+                cards: CardSet(cards),
                 kind,
                 len: 1,
-                top,
+                top: rank,
             };
             if beats(rules, &p, last) {
                 out.push(p);
             }
         };
-        if let Some(&first) = cs.first() {
-            push(one(first), Kind::Single);
-        }
-        if cs.len() >= 2 {
-            push(one(cs[0]).union(one(cs[1])), Kind::Pair);
+        push(low, Kind::Single);
+        if rest != 0 {
+            push(low | (rest & rest.wrapping_neg()), Kind::Pair);
         }
     }
-}
-
-fn one(c: Card) -> CardSet {
-    CardSet(c.bit())
 }
 
 /// A play in the seed's notation: `Single [4H]`, `Double [6H,6D]`, and for
