@@ -7,7 +7,9 @@
 mod equity;
 mod eval;
 mod fishing;
+mod holdem;
 mod merge;
+mod replay;
 pub mod sim_args;
 mod solve;
 mod tienlen;
@@ -32,6 +34,10 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Equity of 2 to 10 hold'em hands or ranges, exact or Monte Carlo.
     Equity(equity::EquityArgs),
+    /// Simulate no-limit hold'em hands at a table of agents.
+    Holdem(holdem::HoldemArgs),
+    /// Replay PHH hand histories through the table engine.
+    Replay(replay::ReplayArgs),
     /// Simulate fishing-game (金钩钓鱼) matches.
     Fishing(fishing::FishingArgs),
     /// Simulate Tiến lên games among agents, or use its rules engine.
@@ -66,6 +72,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Eval(a) => eval::run(a),
         Command::Equity(a) => equity::run(a),
+        Command::Holdem(a) => holdem::run(a),
+        Command::Replay(a) => replay::run(a),
         Command::Fishing(a) => fishing::run(a),
         Command::Tienlen(a) => tienlen::run(a),
         Command::Solve(a) => solve::run(a),

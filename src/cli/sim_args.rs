@@ -64,6 +64,8 @@ impl SimArgs {
             progress: self.progress,
             resume: self.resume,
             checkpoint_every: std::time::Duration::from_secs_f64(self.checkpoint_every),
+            side_out: None,
+            files_dir: None,
         }
     }
 }

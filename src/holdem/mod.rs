@@ -1,13 +1,19 @@
-//! Texas hold'em: the hand evaluator and the equity calculator.
+//! Texas hold'em: the hand evaluator, equity, the table engine, agents,
+//! hand histories and the simulation.
 //!
 //! Layers, bottom up: [`eval`] ranks 5 to 7 cards; [`range`] parses the
 //! ranges players write; [`equity`] enumerates or samples showdowns
 //! ([`board_enum`] counts every board by rank pattern); [`table`] is the
-//! no-limit betting state machine with its pots. (Agents, hand histories and
-//! the `holdem` simulation are still an open issue.)
+//! no-limit betting state machine with its pots; [`agents`] play it;
+//! [`allin`] measures all-in equity; [`phh`] writes and replays hand
+//! histories; [`sim`] is the `holdem` runner game.
 
+pub mod agents;
+pub mod allin;
 pub mod board_enum;
 pub mod equity;
 pub mod eval;
+pub mod phh;
 pub mod range;
+pub mod sim;
 pub mod table;

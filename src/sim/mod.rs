@@ -123,6 +123,82 @@ pub trait Game: Sync {
     /// Reports the record's metric values: `obs.set(i, v)` for metric `i` of
     /// [`Game::metrics`]; a metric left unset is not observed in this game.
     fn observe(&self, record: &Self::Record, obs: &mut Observations);
+
+    /// Column names (after the leading `game`) of the game's side CSV, a
+    /// second, long-format table with any number of rows per game (hold'em's
+    /// pots); `None` when the game has none.
+    fn side_columns(&self) -> Option<Vec<String>> {
+        None
+    }
+
+    /// Writes the game's side rows and whole files (see [`Extras`]). Called
+    /// for every game, in the worker, after [`Game::write_row`].
+    fn write_extras(&self, _index: u64, _record: &Self::Record, _extras: &mut Extras<'_>) {}
+}
+
+/// Output beside the main CSV: rows of the side CSV and whole files (such
+/// as hand histories). Both are collected per chunk in the worker and
+/// written in game order by the runner's writer thread.
+pub struct Extras<'a> {
+    side: &'a mut csv::Writer<Vec<u8>>,
+    error: &'a mut Option<csv::Error>,
+    files: &'a mut Vec<(String, Vec<u8>)>,
+    /// Whether the run writes the side CSV / files at all.
+    side_wanted: bool,
+    files_wanted: bool,
+    index: u64,
+}
+
+impl<'a> Extras<'a> {
+    pub(crate) fn new(
+        side: &'a mut csv::Writer<Vec<u8>>,
+        error: &'a mut Option<csv::Error>,
+        files: &'a mut Vec<(String, Vec<u8>)>,
+        wanted: (bool, bool),
+        index: u64,
+    ) -> Extras<'a> {
+        Extras {
+            side,
+            error,
+            files,
+            side_wanted: wanted.0,
+            files_wanted: wanted.1,
+            index,
+        }
+    }
+
+    /// Whether side rows are written by this run (skip building them if not).
+    pub fn side_wanted(&self) -> bool {
+        self.side_wanted
+    }
+
+    /// Whether whole files are written by this run.
+    pub fn files_wanted(&self) -> bool {
+        self.files_wanted
+    }
+
+    /// Starts one side row; its `game` column is filled in. End it with
+    /// [`Extras::end_row`].
+    pub fn row(&mut self) -> Row<'_> {
+        let mut row = Row::new(self.side, self.error);
+        row.int(self.index);
+        row
+    }
+
+    /// Ends the side row started by [`Extras::row`].
+    pub fn end_row(&mut self) {
+        if let Err(e) = self.side.write_record(None::<&[u8]>) {
+            self.error.get_or_insert(e);
+        }
+    }
+
+    /// A whole file, written (atomically) as `name` in the run's files
+    /// directory. `name` must be a plain file name.
+    pub fn file(&mut self, name: String, bytes: Vec<u8>) {
+        if self.files_wanted {
+            self.files.push((name, bytes));
+        }
+    }
 }
 
 /// The fields of one CSV row under construction, written straight into the

@@ -190,6 +190,9 @@ pub struct Checkpoint {
     pub shard: Option<ShardInfo>,
     pub next_game: u64,
     pub csv_bytes: u64,
+    /// Bytes of the side CSV (hold'em's `--pots`) at the checkpoint.
+    #[serde(default)]
+    pub side_bytes: u64,
     pub elapsed_s: f64,
     pub state: Vec<AccumulatorState>,
 }

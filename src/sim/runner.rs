@@ -63,6 +63,10 @@ pub struct RunConfig {
     pub resume: bool,
     /// How often a file run saves a resume checkpoint.
     pub checkpoint_every: Duration,
+    /// The game's side CSV (a file; only for games that have one).
+    pub side_out: Option<PathBuf>,
+    /// Directory for the whole files a game writes (hand histories).
+    pub files_dir: Option<PathBuf>,
 }
 
 impl RunConfig {
@@ -80,6 +84,8 @@ impl RunConfig {
             progress: false,
             resume: false,
             checkpoint_every: Duration::from_secs(1),
+            side_out: None,
+            files_dir: None,
         }
     }
 }
@@ -136,6 +142,9 @@ impl RunError {
 struct ChunkOut {
     games: u64,
     csv: Vec<u8>,
+    /// Side CSV rows and whole files (see [`super::Extras`]).
+    side: Vec<u8>,
+    files: Vec<(String, Vec<u8>)>,
     /// Stored (fixed-point) values per metric.
     values: Vec<Vec<i64>>,
 }
@@ -209,8 +218,17 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
             }
         }
     };
+    let side_columns = game.side_columns();
+    let side_sink = open_side_sink(config, side_columns.as_deref(), &start)?;
+    if let Some(dir) = &config.files_dir {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            RunError::Input(format!("cannot create directory '{}': {e}", dir.display()))
+        })?;
+    }
     let mut writer = Writer {
         sink,
+        side_sink,
+        files_dir: config.files_dir.clone(),
         accs: start.accs,
         checkpoint: file_out.map(checkpoint_path),
         identity: identity.clone(),
@@ -234,6 +252,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     }
 
     let kinds: Vec<MetricKind> = metrics.iter().map(|m| m.kind).collect();
+    let wanted = (writer.side_sink.is_some(), config.files_dir.is_some());
     let batch_games = CHUNK_GAMES * CHUNKS_PER_THREAD * threads as u64;
     let (tx, rx) = sync_channel::<Vec<Result<ChunkOut, RunError>>>(2);
     let writer = std::thread::scope(|scope| {
@@ -248,7 +267,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
             let outs: Vec<Result<ChunkOut, RunError>> = pool.install(|| {
                 chunks
                     .into_par_iter()
-                    .map(|r| play_chunk(game, config.seed, r, &kinds, columns.len()))
+                    .map(|r| play_chunk(game, config.seed, r, &kinds, columns.len(), wanted))
                     .collect()
             });
             if tx.send(outs).is_err() {
@@ -268,6 +287,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
 struct Start {
     next: u64,
     csv_bytes: u64,
+    side_bytes: u64,
     elapsed_s: f64,
     accs: Vec<Accumulator>,
 }
@@ -277,6 +297,7 @@ impl Start {
         Start {
             next: first,
             csv_bytes: 0,
+            side_bytes: 0,
             elapsed_s: 0.0,
             accs: metrics.iter().map(|m| Accumulator::new(m.kind)).collect(),
         }
@@ -319,6 +340,7 @@ impl Start {
         Ok(Start {
             next: ckpt.next_game,
             csv_bytes: ckpt.csv_bytes,
+            side_bytes: ckpt.side_bytes,
             elapsed_s: ckpt.elapsed_s,
             accs,
         })
@@ -344,6 +366,51 @@ fn check_output_paths(config: &RunConfig) -> Result<(), RunError> {
     Ok(())
 }
 
+/// Opens the side CSV when the run asks for it and the game has one:
+/// fresh with its header, or (resuming) cut back to the checkpoint.
+fn open_side_sink(
+    config: &RunConfig,
+    columns: Option<&[String]>,
+    start: &Start,
+) -> Result<Option<CsvSink>, RunError> {
+    let Some(path) = &config.side_out else {
+        return Ok(None);
+    };
+    let Some(columns) = columns else {
+        return Err(RunError::Input("this game has no side CSV".into()));
+    };
+    if path == Path::new("-") {
+        return Err(RunError::Input(
+            "the side CSV needs a file path, not '-' (stdout holds the main CSV)".into(),
+        ));
+    }
+    if config.out.as_deref() == Some(path.as_path()) {
+        return Err(RunError::Input(format!(
+            "the side CSV and --out are the same file '{}'",
+            path.display()
+        )));
+    }
+    if start.csv_bytes > 0 && start.side_bytes == 0 {
+        return Err(RunError::Input(format!(
+            "cannot resume with '{}': the interrupted run wrote no side CSV",
+            path.display()
+        )));
+    }
+    if start.side_bytes > 0 {
+        return CsvSink::reopen(path, start.side_bytes)
+            .map(Some)
+            .map_err(RunError::io(format!(
+                "cannot resume {}",
+                partial_path(path).display()
+            )));
+    }
+    let mut sink = CsvSink::create(path)
+        .map_err(|e| RunError::Input(format!("cannot write '{}': {e}", path.display())))?;
+    sink.write(&header_bytes(columns)?)
+        .map_err(RunError::io("cannot write the side CSV header"))?;
+    Ok(Some(sink))
+}
+
 fn header_bytes(columns: &[String]) -> Result<Vec<u8>, RunError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_field("game")
@@ -360,8 +427,13 @@ fn play_chunk<G: Game>(
     games: Range<u64>,
     kinds: &[MetricKind],
     columns: usize,
+    wanted: (bool, bool),
 ) -> Result<ChunkOut, RunError> {
     let mut scratch = game.new_scratch();
+    let mut side = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    let mut files = Vec::new();
     let mut w = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(Vec::with_capacity(64 * (games.end - games.start) as usize));
@@ -385,6 +457,10 @@ fn play_chunk<G: Game>(
         if let Err(e) = w.write_record(None::<&[u8]>) {
             error.get_or_insert(e);
         }
+        if wanted.0 || wanted.1 {
+            let mut extras = super::Extras::new(&mut side, &mut error, &mut files, wanted, index);
+            game.write_extras(index, &record, &mut extras);
+        }
         obs.reset(kinds.len());
         game.observe(&record, &mut obs);
         for (m, v) in obs.values().iter().enumerate() {
@@ -399,9 +475,14 @@ fn play_chunk<G: Game>(
     let csv = w
         .into_inner()
         .map_err(|e| RunError::Internal(format!("CSV chunk: {e}")))?;
+    let side = side
+        .into_inner()
+        .map_err(|e| RunError::Internal(format!("side CSV chunk: {e}")))?;
     Ok(ChunkOut {
         games: games.end - games.start,
         csv,
+        side,
+        files,
         values,
     })
 }
@@ -409,6 +490,8 @@ fn play_chunk<G: Game>(
 /// The writer thread's state: the sink, the statistics, checkpoints, progress.
 struct Writer {
     sink: CsvSink,
+    side_sink: Option<CsvSink>,
+    files_dir: Option<PathBuf>,
     accs: Vec<Accumulator>,
     checkpoint: Option<PathBuf>,
     identity: RunIdentity,
@@ -430,6 +513,17 @@ impl Writer {
                 self.sink
                     .write(&chunk.csv)
                     .map_err(RunError::io("cannot write the CSV"))?;
+                if let Some(side) = &mut self.side_sink {
+                    side.write(&chunk.side)
+                        .map_err(RunError::io("cannot write the side CSV"))?;
+                }
+                if let Some(dir) = &self.files_dir {
+                    for (name, bytes) in &chunk.files {
+                        let path = dir.join(name);
+                        write_atomic(&path, bytes)
+                            .map_err(RunError::io(format!("cannot write {}", path.display())))?;
+                    }
+                }
                 for (acc, vals) in self.accs.iter_mut().zip(&chunk.values) {
                     vals.iter().for_each(|&v| acc.record(v));
                 }
@@ -456,11 +550,16 @@ impl Writer {
         self.sink
             .flush()
             .map_err(RunError::io("cannot write the CSV"))?;
+        if let Some(side) = &mut self.side_sink {
+            side.flush()
+                .map_err(RunError::io("cannot write the side CSV"))?;
+        }
         let ckpt = Checkpoint {
             identity: self.identity.clone(),
             shard: self.shard,
             next_game: self.progress.first + self.progress.done,
             csv_bytes: self.sink.bytes(),
+            side_bytes: self.side_sink.as_ref().map_or(0, CsvSink::bytes),
             elapsed_s: self.elapsed(),
             state: self.state(),
         };
@@ -525,6 +624,10 @@ impl Writer {
             config.summary.as_deref(),
             config.hist.as_deref(),
         )?;
+        if let Some(side) = self.side_sink {
+            side.finish()
+                .map_err(RunError::io("cannot finish the side CSV"))?;
+        }
         self.sink
             .finish()
             .map_err(RunError::io("cannot finish the CSV"))?;

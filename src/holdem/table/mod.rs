@@ -6,6 +6,9 @@
 
 pub mod pots;
 pub mod random;
+mod view;
+
+pub use view::View;
 
 use thiserror::Error;
 
@@ -154,6 +157,18 @@ pub struct HandState {
     payout: Option<Payout>,
     /// Every accepted action, in order.
     history: Vec<(usize, Action)>,
+    /// A seat that preflop betting closed without asking, although it had
+    /// not acted and could check (everyone else all-in for at most its
+    /// bet). RULES.md deals on; PokerKit asks for that check, so hand
+    /// histories record it (see [`HandState::implicit_check`]).
+    implicit_check: Option<usize>,
+    implicit_check_at: usize,
+    /// For the flop, turn and river: how many actions had been taken when
+    /// it was dealt (hand histories interleave deals and actions).
+    dealt_after: [Option<usize>; 3],
+    /// Board cards dealt when betting closed for good with two or more
+    /// players left (an all-in before the river); `None` otherwise.
+    all_in_board: Option<usize>,
 }
 
 impl HandState {
@@ -208,6 +223,10 @@ impl HandState {
             min_raise: config.big_blind,
             payout: None,
             history: Vec::new(),
+            implicit_check: None,
+            implicit_check_at: 0,
+            dealt_after: [None; 3],
+            all_in_board: None,
             config,
         };
         hand.post_forced_bets();
@@ -308,6 +327,34 @@ impl HandState {
     /// Every accepted action with its seat, in order.
     pub fn history(&self) -> &[(usize, Action)] {
         &self.history
+    }
+
+    /// The seat whose preflop check the engine skipped because nobody else
+    /// could act (it had not acted, matched the bet and could only check).
+    /// Returns `(seat, index into history)`: the check belongs after that
+    /// many actions. Hand histories write it so that engines which ask for
+    /// it (PokerKit) replay the hand action for action.
+    pub fn implicit_check(&self) -> Option<(usize, usize)> {
+        self.implicit_check.map(|s| (s, self.implicit_check_at))
+    }
+
+    /// For the flop, turn and river, the number of actions taken before it
+    /// was dealt (`None`: not dealt).
+    pub fn dealt_after(&self) -> [Option<usize>; 3] {
+        self.dealt_after
+    }
+
+    /// The board cards dealt when betting closed for good before the river
+    /// with two or more players left (at most one able to act): the moment
+    /// of an all-in, when all-in equity is measured. `None` when the hand
+    /// ended otherwise.
+    pub fn all_in_board(&self) -> Option<usize> {
+        self.all_in_board
+    }
+
+    /// What the seat to act may see (its own cards, never the others').
+    pub fn view(&self) -> Option<View<'_>> {
+        self.to_act.map(|seat| View::new(self, seat))
     }
 
     /// The result, once the hand is over.
@@ -411,12 +458,19 @@ impl HandState {
     /// the next street (or run the board out), or finish.
     fn advance_if_closed(&mut self) {
         while self.to_act.is_none() && self.street != Street::Done {
+            if self.street == Street::Preflop && self.live_count() >= 2 {
+                self.note_implicit_check();
+            }
             self.return_uncalled();
             if self.live_count() == 1 || self.street == Street::River {
                 self.finish();
                 return;
             }
+            if self.all_in_board.is_none() && self.active_count() <= 1 {
+                self.all_in_board = Some(self.board.len());
+            }
             let cards = if self.street == Street::Preflop { 3 } else { 1 };
+            self.dealt_after[self.board.len().saturating_sub(2).min(2)] = Some(self.history.len());
             self.board.extend(self.deck.drain(..cards));
             self.street = match self.street {
                 Street::Preflop => Street::Flop,
@@ -431,6 +485,23 @@ impl HandState {
             self.current_bet = 0;
             self.min_raise = self.config.big_blind;
             self.to_act = self.first_to_act(self.street);
+        }
+    }
+
+    /// At the close of preflop betting: the one seat that could still act,
+    /// had not acted and matched the bet was not asked (nobody else could
+    /// act). Remember it for hand histories. (When no one acted at all, the
+    /// betting never opened, in PokerKit too.)
+    fn note_implicit_check(&mut self) {
+        if self.history.is_empty() {
+            return;
+        }
+        let mut able = self.seats.iter().enumerate().filter(|(_, s)| s.active());
+        if let (Some((seat, s)), None) = (able.next(), able.next()) {
+            if !s.acted && s.street_bet >= self.current_bet {
+                self.implicit_check = Some(seat);
+                self.implicit_check_at = self.history.len();
+            }
         }
     }
 

@@ -1,0 +1,145 @@
+//! `cardsim holdem`: N hands at a table of agents through the runner.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::sim_args::SimArgs;
+use crate::holdem::agents::AgentKind;
+use crate::holdem::sim::{HoldemGame, StackSpec};
+use crate::holdem::table::pots::OddChips;
+use crate::holdem::table::ShortBigBlind;
+use crate::sim;
+
+#[derive(Debug, Args)]
+pub struct HoldemArgs {
+    /// Hands to play.
+    #[arg(long, short = 'n', visible_alias = "games", default_value_t = 100_000, value_name = "N")]
+    pub hands: u64,
+    /// Seats at the table (2 to 10).
+    #[arg(long, default_value_t = 6, value_name = "P")]
+    pub players: u64,
+    /// Agents: one name for every seat, or one per seat, of random,
+    /// station, tag, pushfold.
+    #[arg(long, default_value = "random", value_name = "LIST")]
+    pub agents: String,
+    /// Starting stacks: `100bb`, `250` (chips) or `uniform:10bb-200bb`
+    /// (drawn per seat per hand).
+    #[arg(long, default_value = "100bb", value_name = "SPEC")]
+    pub stacks: String,
+    /// Small and big blind in chips.
+    #[arg(long, default_value = "1/2", value_name = "SB/BB")]
+    pub blinds: String,
+    /// Ante every seat posts, in chips.
+    #[arg(long, default_value_t = 0, value_name = "CHIPS")]
+    pub ante: u64,
+    /// Odd chips of a split pot: `left` (one at a time from left of the
+    /// button, the rules' default) or `first` (all to the first winner,
+    /// PokerKit).
+    #[arg(long, default_value = "left", value_name = "RULE")]
+    pub odd_chips: String,
+    /// What the others match when the big blind is all-in short: `full`
+    /// (the full blind, default) or `posted` (PokerKit).
+    #[arg(long, default_value = "full", value_name = "RULE")]
+    pub short_bb: String,
+    /// PokerKit's switches: `--odd-chips first --short-bb posted`.
+    #[arg(long, conflicts_with_all = ["odd_chips", "short_bb"])]
+    pub pokerkit: bool,
+    /// Monte Carlo boards for the equity of a preflop all-in (flop and turn
+    /// all-ins are enumerated exactly); 0 turns all-in equity off.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub allin_trials: u32,
+    /// Long-format CSV of every pot: game, pot, amount, eligible, winners,
+    /// share.
+    #[arg(long, value_name = "FILE")]
+    pub pots: Option<PathBuf>,
+    /// Directory to write hand histories (PHH) into.
+    #[arg(long, value_name = "DIR")]
+    pub phh: Option<PathBuf>,
+    /// With --phh: write every K-th hand (hands 0, K, 2K, ...).
+    #[arg(long, default_value_t = 1000, value_name = "K", requires = "phh",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub phh_every: u64,
+    #[command(flatten)]
+    pub sim: SimArgs,
+}
+
+fn parse_blinds(text: &str) -> Result<(u64, u64), String> {
+    let err = |why: &str| format!("bad --blinds '{text}': {why} (expected SB/BB, e.g. 1/2)");
+    let (sb, bb) = text.split_once('/').ok_or_else(|| err("no '/'"))?;
+    let sb: u64 = sb.trim().parse().map_err(|_| err("not whole numbers of chips"))?;
+    let bb: u64 = bb.trim().parse().map_err(|_| err("not whole numbers of chips"))?;
+    if sb == 0 || bb == 0 {
+        return Err(err("blinds must be positive"));
+    }
+    if sb > bb {
+        return Err(err("the small blind is above the big blind"));
+    }
+    Ok((sb, bb))
+}
+
+/// Checks the arguments and builds the game (every error is bad input).
+pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
+    let players = args.players as usize;
+    if !(2..=10).contains(&players) {
+        return Err(format!(
+            "--players must be 2 to 10 (a 52-card deck deals hold'em to at most 10 seats with the \
+             board within 23 cards), got {}",
+            args.players
+        ));
+    }
+    let named = args
+        .agents
+        .split(',')
+        .map(AgentKind::parse)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let agents = match named.len() {
+        1 => vec![named[0]; players],
+        k if k == players => named,
+        k => {
+            return Err(format!(
+                "--agents lists {k} agents for {players} players (give one for all, or one per seat)"
+            ))
+        }
+    };
+    let (small_blind, big_blind) = parse_blinds(&args.blinds)?;
+    let stacks = StackSpec::parse(&args.stacks, big_blind).map_err(|e| e.to_string())?;
+    let (odd_chips, short_big_blind) = if args.pokerkit {
+        (OddChips::FirstWinner, ShortBigBlind::Posted)
+    } else {
+        let odd = match args.odd_chips.as_str() {
+            "left" => OddChips::LeftOfButton,
+            "first" => OddChips::FirstWinner,
+            o => return Err(format!("bad --odd-chips '{o}' (expected left or first)")),
+        };
+        let short = match args.short_bb.as_str() {
+            "full" => ShortBigBlind::FullBlind,
+            "posted" => ShortBigBlind::Posted,
+            o => return Err(format!("bad --short-bb '{o}' (expected full or posted)")),
+        };
+        (odd, short)
+    };
+    let game = HoldemGame {
+        agents,
+        stacks,
+        small_blind,
+        big_blind,
+        ante: args.ante,
+        odd_chips,
+        short_big_blind,
+        allin_trials: args.allin_trials,
+        phh_every: args.phh.as_ref().map(|_| args.phh_every),
+    };
+    game.validate().map_err(|e| e.to_string())?;
+    Ok(game)
+}
+
+pub fn run(args: HoldemArgs) -> anyhow::Result<()> {
+    let game = game(&args).map_err(super::bad_input)?;
+    let mut config = args.sim.config(args.hands);
+    config.side_out = args.pots.clone();
+    config.files_dir = args.phh.clone();
+    sim::run(&game, &config)?;
+    Ok(())
+}

@@ -1,0 +1,459 @@
+//! The `holdem` simulation as a runner game: hand `i` draws its button and
+//! stacks from its own generator, shuffles, and lets the agents play it
+//! through the table engine. One CSV row per hand (pots, side pots, splits,
+//! all-in equity, each seat's result), optional long-format pot rows and
+//! hand histories.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use rand::seq::SliceRandom;
+use rand::RngExt;
+
+use super::agents::{Agent, AgentKind};
+use super::allin::{all_in_equity, AllInEquity};
+use super::eval::category;
+use super::phh;
+use super::table::pots::{build_pots, OddChips};
+use super::table::{Config, HandState, ShortBigBlind, Street};
+use crate::cards::Card;
+use crate::rng::GameRng;
+use crate::sim::{Extras, Game, Metric, MetricKind, Observations, Row};
+
+/// How each seat's starting stack is chosen, in chips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StackSpec {
+    Fixed(u64),
+    /// Uniform over `lo..=hi`, drawn per seat per hand.
+    Uniform(u64, u64),
+}
+
+/// A stack description that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad --stacks '{text}': {why} (expected e.g. 100bb, 250, or uniform:10bb-200bb)")]
+pub struct StackSpecError {
+    text: String,
+    why: &'static str,
+}
+
+impl StackSpec {
+    /// Parses `100bb`, `250` (chips) or `uniform:10bb-200bb`.
+    pub fn parse(text: &str, big_blind: u64) -> Result<StackSpec, StackSpecError> {
+        let err = |why| StackSpecError {
+            text: text.to_string(),
+            why,
+        };
+        let amount = |t: &str| -> Result<u64, StackSpecError> {
+            let t = t.trim().to_ascii_lowercase();
+            let (num, mult) = match t.strip_suffix("bb") {
+                Some(n) => (n.trim().to_string(), big_blind),
+                None => (t.clone(), 1),
+            };
+            let v: u64 = num.parse().map_err(|_| err("not a whole number of chips or big blinds"))?;
+            let chips = v.checked_mul(mult).ok_or_else(|| err("too large"))?;
+            if chips == 0 {
+                return Err(err("a stack must be positive"));
+            }
+            if chips > 1 << 40 {
+                return Err(err("too large (at most 2^40 chips)"));
+            }
+            Ok(chips)
+        };
+        let t = text.trim();
+        match t.strip_prefix("uniform:") {
+            Some(range) => {
+                let (lo, hi) = range.split_once('-').ok_or_else(|| err("a range needs LO-HI"))?;
+                let (lo, hi) = (amount(lo)?, amount(hi)?);
+                if lo > hi {
+                    return Err(err("the range's low end is above its high end"));
+                }
+                Ok(StackSpec::Uniform(lo, hi))
+            }
+            None => Ok(StackSpec::Fixed(amount(t)?)),
+        }
+    }
+
+    pub fn max(self) -> u64 {
+        match self {
+            StackSpec::Fixed(v) | StackSpec::Uniform(_, v) => v,
+        }
+    }
+
+    fn draw(self, rng: &mut GameRng) -> u64 {
+        match self {
+            StackSpec::Fixed(v) => v,
+            StackSpec::Uniform(lo, hi) => rng.random_range(lo..=hi),
+        }
+    }
+}
+
+impl fmt::Display for StackSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StackSpec::Fixed(v) => write!(f, "{v}"),
+            StackSpec::Uniform(lo, hi) => write!(f, "uniform:{lo}-{hi}"),
+        }
+    }
+}
+
+/// `cardsim holdem`: the table and its players.
+#[derive(Clone, Debug)]
+pub struct HoldemGame {
+    /// One agent per seat (2 to 10 seats).
+    pub agents: Vec<AgentKind>,
+    pub stacks: StackSpec,
+    pub small_blind: u64,
+    pub big_blind: u64,
+    pub ante: u64,
+    pub odd_chips: OddChips,
+    pub short_big_blind: ShortBigBlind,
+    /// Monte Carlo boards for a preflop all-in's equity; 0 skips all-in
+    /// equity altogether (flop and turn all-ins are always exact otherwise).
+    pub allin_trials: u32,
+    /// Write hand `i` as PHH when `i % k == 0`.
+    pub phh_every: Option<u64>,
+}
+
+/// One played hand.
+pub struct HoldemRecord {
+    pub hand: HandState,
+    pub allin: Option<AllInEquity>,
+}
+
+impl HoldemGame {
+    pub fn players(&self) -> usize {
+        self.agents.len()
+    }
+
+    /// The table for one hand (stacks and button drawn by the caller).
+    fn config(&self, stacks: Vec<u64>, button: usize) -> Config {
+        Config {
+            stacks,
+            button,
+            small_blind: self.small_blind,
+            big_blind: self.big_blind,
+            ante: self.ante,
+            odd_chips: self.odd_chips,
+            short_big_blind: self.short_big_blind,
+        }
+    }
+
+    /// Checks the table once, before a run: the engine's own rules.
+    pub fn validate(&self) -> Result<(), super::table::TableError> {
+        let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
+        let stacks = vec![self.stacks.max(); self.players()];
+        HandState::new(self.config(stacks, 0), &deck).map(|_| ())
+    }
+
+    fn seat_names(&self, what: &str) -> Vec<String> {
+        (1..=self.players()).map(|s| format!("{what}_s{s}")).collect()
+    }
+}
+
+/// Per-hand figures derived from the finished hand (shared by the CSV row
+/// and the metrics).
+struct Figures {
+    pot_total: u64,
+    pots: usize,
+    side_pot_total: u64,
+    all_in_players: usize,
+    split: bool,
+    odd_chips: u64,
+}
+
+fn figures(h: &HandState) -> Figures {
+    let pay = h.payout().expect("a finished hand");
+    let mut split = false;
+    let mut odd = 0;
+    for (pot, shares) in pay.pots.iter().zip(&pay.shares) {
+        let k = shares.len() as u64;
+        if k > 1 {
+            split = true;
+            odd += pot.amount % k;
+        }
+    }
+    let stacks = &h.config().stacks;
+    Figures {
+        pot_total: pay.pots.iter().map(|p| p.amount).sum(),
+        pots: pay.pots.len(),
+        side_pot_total: pay.pots.iter().skip(1).map(|p| p.amount).sum(),
+        all_in_players: h
+            .seats()
+            .iter()
+            .zip(stacks)
+            .filter(|(s, &start)| !s.folded && s.contributed == start)
+            .count(),
+        split,
+        odd_chips: odd,
+    }
+}
+
+fn street_name(board_cards: usize) -> &'static str {
+    match board_cards {
+        0 => "preflop",
+        3 => "flop",
+        4 => "turn",
+        _ => "river",
+    }
+}
+
+/// The equity-adjusted result of seat `s`: what it could expect from the
+/// pots at the all-in, less what it put in; the plain result otherwise.
+fn ev_net(r: &HoldemRecord, s: usize) -> f64 {
+    let seat = &r.hand.seats()[s];
+    match &r.allin {
+        Some(a) if !seat.folded => a.expected_won[s] - seat.contributed as f64,
+        _ => seat.stack as f64 - r.hand.config().stacks[s] as f64,
+    }
+}
+
+const FIXED_METRICS: usize = 8;
+
+impl Game for HoldemGame {
+    type Record = HoldemRecord;
+    type Scratch = Vec<Card>;
+
+    fn name(&self) -> &'static str {
+        "holdem"
+    }
+
+    fn options(&self) -> BTreeMap<String, String> {
+        let agents: Vec<&str> = self.agents.iter().map(|a| a.name()).collect();
+        BTreeMap::from([
+            ("players".into(), self.players().to_string()),
+            ("agents".into(), agents.join(",")),
+            ("stacks".into(), self.stacks.to_string()),
+            (
+                "blinds".into(),
+                format!("{}/{}", self.small_blind, self.big_blind),
+            ),
+            ("ante".into(), self.ante.to_string()),
+            (
+                "odd_chips".into(),
+                match self.odd_chips {
+                    OddChips::LeftOfButton => "left_of_button",
+                    OddChips::FirstWinner => "first_winner",
+                }
+                .into(),
+            ),
+            (
+                "short_big_blind".into(),
+                match self.short_big_blind {
+                    ShortBigBlind::FullBlind => "full_blind",
+                    ShortBigBlind::Posted => "posted",
+                }
+                .into(),
+            ),
+            ("allin_trials".into(), self.allin_trials.to_string()),
+        ])
+    }
+
+    fn columns(&self) -> Vec<String> {
+        let mut c: Vec<String> = [
+            "players",
+            "button",
+            "street",
+            "showdown",
+            "pot_total",
+            "pots",
+            "side_pot_total",
+            "all_in_players",
+            "split",
+            "odd_chips",
+            "winning_category",
+            "allin_street",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for what in ["stack", "net", "equity", "ev_net"] {
+            c.extend(self.seat_names(what));
+        }
+        c
+    }
+
+    fn metrics(&self) -> Vec<Metric> {
+        let mut m = vec![
+            Metric::integer("pot_total"),
+            Metric::integer("pots"),
+            Metric::proportion("side_pot"),
+            Metric::integer("side_pot_total"),
+            Metric::integer("all_in_players"),
+            Metric::proportion("showdown"),
+            Metric::proportion("split"),
+            Metric::proportion("all_in_before_river"),
+        ];
+        debug_assert_eq!(m.len(), FIXED_METRICS);
+        let low = -(self.stacks.max() as i64);
+        for (s, a) in self.agents.iter().enumerate() {
+            m.push(Metric::new(
+                format!("net_s{}_{}", s + 1, a.name()),
+                MetricKind::Integer { min: low },
+            ));
+            m.push(Metric::new(
+                format!("ev_net_s{}_{}", s + 1, a.name()),
+                MetricKind::Fixed {
+                    scale: 100,
+                    min: low,
+                },
+            ));
+        }
+        m
+    }
+
+    fn new_scratch(&self) -> Vec<Card> {
+        (0..52).map(Card::from_index).collect()
+    }
+
+    fn play(&self, _index: u64, rng: &mut GameRng, deck: &mut Vec<Card>) -> HoldemRecord {
+        let n = self.players();
+        let button = rng.random_range(0..n);
+        let stacks: Vec<u64> = (0..n).map(|_| self.stacks.draw(rng)).collect();
+        deck.shuffle(rng);
+        let mut hand = HandState::new(self.config(stacks, button), deck)
+            .expect("the table was validated before the run");
+        while let Some(view) = hand.view() {
+            let mut agent = self.agents[view.seat()];
+            let action = agent.act(&view, rng);
+            if let Err(e) = hand.apply(action) {
+                // Agents choose from the legal actions they are shown: this
+                // is a bug in an agent, caught by the tests.
+                panic!("agent {agent} chose an illegal action {action:?}: {e}");
+            }
+        }
+        let allin = hand
+            .all_in_board()
+            .filter(|_| self.allin_trials > 0)
+            .map(|b| {
+                let seats = hand.seats();
+                let holes: Vec<[Card; 2]> = seats.iter().map(|s| s.hole).collect();
+                let live: Vec<bool> = seats.iter().map(|s| !s.folded).collect();
+                let contributed: Vec<u64> = seats.iter().map(|s| s.contributed).collect();
+                let pots = build_pots(&contributed, &live);
+                all_in_equity(
+                    &holes,
+                    &live,
+                    &hand.board()[..b],
+                    &pots,
+                    self.allin_trials,
+                    rng,
+                )
+            });
+        HoldemRecord { hand, allin }
+    }
+
+    fn write_row(&self, r: &HoldemRecord, row: &mut Row<'_>) {
+        let h = &r.hand;
+        let pay = h.payout().expect("a finished hand");
+        let f = figures(h);
+        row.int(self.players());
+        row.int(h.config().button + 1);
+        row.text(street_name(h.board().len()));
+        row.flag(pay.showdown);
+        row.int(f.pot_total);
+        row.int(f.pots);
+        row.int(f.side_pot_total);
+        row.int(f.all_in_players);
+        row.flag(f.split);
+        row.int(f.odd_chips);
+        match pay.strengths.iter().flatten().max() {
+            Some(&best) if pay.showdown => row.text(category(best).key()),
+            _ => row.empty(),
+        }
+        match h.all_in_board() {
+            Some(b) => row.text(street_name(b)),
+            None => row.empty(),
+        }
+        let n = self.players();
+        for s in 0..n {
+            row.int(h.config().stacks[s]);
+        }
+        for s in 0..n {
+            row.int(h.seats()[s].stack as i64 - h.config().stacks[s] as i64);
+        }
+        for s in 0..n {
+            match &r.allin {
+                Some(a) if !h.seats()[s].folded => row.real(a.equity[s], 4),
+                _ => row.empty(),
+            }
+        }
+        for s in 0..n {
+            row.real(ev_net(r, s), 2);
+        }
+    }
+
+    fn observe(&self, r: &HoldemRecord, obs: &mut Observations) {
+        let h = &r.hand;
+        let pay = h.payout().expect("a finished hand");
+        let f = figures(h);
+        obs.set(0, f.pot_total as f64);
+        obs.set(1, f.pots as f64);
+        obs.set(2, f64::from(u8::from(f.pots > 1)));
+        if f.pots > 1 {
+            obs.set(3, f.side_pot_total as f64);
+        }
+        obs.set(4, f.all_in_players as f64);
+        obs.set(5, f64::from(u8::from(pay.showdown)));
+        obs.set(6, f64::from(u8::from(f.split)));
+        obs.set(7, f64::from(u8::from(h.all_in_board().is_some())));
+        for s in 0..self.players() {
+            let net = h.seats()[s].stack as f64 - h.config().stacks[s] as f64;
+            obs.set(FIXED_METRICS + 2 * s, net);
+            obs.set(FIXED_METRICS + 2 * s + 1, ev_net(r, s));
+        }
+    }
+
+    fn side_columns(&self) -> Option<Vec<String>> {
+        Some(
+            ["pot", "amount", "eligible", "winners", "share"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        )
+    }
+
+    fn write_extras(&self, index: u64, r: &HoldemRecord, extras: &mut Extras<'_>) {
+        if extras.side_wanted() {
+            let pay = r.hand.payout().expect("a finished hand");
+            let seats = |it: &mut dyn Iterator<Item = String>| it.collect::<Vec<_>>().join(" ");
+            for (k, (pot, shares)) in pay.pots.iter().zip(&pay.shares).enumerate() {
+                let eligible = seats(&mut pot.eligible.iter().map(|s| (s + 1).to_string()));
+                let winners = seats(&mut shares.iter().map(|(s, _)| (s + 1).to_string()));
+                let share = seats(&mut shares.iter().map(|(_, c)| c.to_string()));
+                let mut row = extras.row();
+                row.int(k + 1);
+                row.int(pot.amount);
+                row.text(&eligible);
+                row.text(&winners);
+                row.text(&share);
+                extras.end_row();
+            }
+        }
+        if extras.files_wanted() {
+            if let Some(k) = self.phh_every {
+                if index % k == 0 {
+                    let text = phh::export(&r.hand, Some(index));
+                    extras.file(format!("hand-{index:012}.phh"), text.into_bytes());
+                }
+            }
+        }
+    }
+}
+
+/// Plays one hand of `game` outside the runner (tests, examples).
+pub fn play_hand(game: &HoldemGame, index: u64, seed: u64) -> HoldemRecord {
+    let mut deck = game.new_scratch();
+    game.play(index, &mut crate::rng::game_rng(seed, index), &mut deck)
+}
+
+impl HoldemRecord {
+    /// The street the board reached (`river` after a run-out).
+    pub fn street(&self) -> Street {
+        match self.hand.board().len() {
+            0 => Street::Preflop,
+            3 => Street::Flop,
+            4 => Street::Turn,
+            _ => Street::River,
+        }
+    }
+}
