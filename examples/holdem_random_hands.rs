@@ -1,23 +1,42 @@
-//! Plays random hold'em hands through the table engine (random stacks,
-//! blinds, antes; uniformly random legal actions with many all-ins) and
-//! prints one JSON object per hand: the table, the cards, every action and
-//! the finishing stacks. `scripts/pokerkit_check.py` replays them in
-//! PokerKit and compares the stacks.
+//! Plays random hold'em hands through the table engine (random tables of 2
+//! to 9 seats, stacks, blinds, antes; uniformly random legal actions, so
+//! many all-ins, side pots and multi-way pots) and prints them as one PHH
+//! `.phhs` text. `scripts/pokerkit_check.py` replays them in PokerKit.
 //!
-//! `cargo run --release --example holdem_random_hands -- HANDS [SEED] [pokerkit]`
+//! `cargo run --release --example holdem_random_hands -- HANDS [SEED] [pokerkit] > hands.phhs`
 //! (`pokerkit`: PokerKit's switches, odd chips to the first winner and a
 //! short big blind matched only as posted).
 
-use cardsim::holdem::table::random::{hand_record, play_random_hand};
+use std::io::Write;
+
+use cardsim::holdem::phh;
+use cardsim::holdem::table::random::play_random_hand;
 use cardsim::rng::game_rng;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let hands: u64 = args.first().map_or(Ok(1000), |s| s.parse()).expect("HANDS");
-    let seed: u64 = args.get(1).map_or(Ok(1), |s| s.parse()).expect("SEED");
+    let number = |i: usize, default: u64, what: &str| -> u64 {
+        args.get(i).map_or(default, |s| {
+            s.parse().unwrap_or_else(|_| {
+                eprintln!("error: {what} must be a whole number, got '{s}'");
+                std::process::exit(2)
+            })
+        })
+    };
+    let hands = number(0, 1000, "HANDS");
+    let seed = number(1, 1, "SEED");
     let pokerkit = args.get(2).is_some_and(|s| s == "pokerkit");
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for g in 0..hands {
-        let (h, deck) = play_random_hand(&mut game_rng(seed, g), pokerkit);
-        println!("{}", hand_record(&h, &deck, g));
+        let (h, _) = play_random_hand(&mut game_rng(seed, g), pokerkit);
+        let text = phh::export_many(std::iter::once((&h, Some(g))));
+        // Sections numbered by hand index + 1 (one .phhs text).
+        let text = text.replacen("[1]", &format!("[{}]", g + 1), 1);
+        if g > 0 && writeln!(out).is_err() {
+            return;
+        }
+        if out.write_all(text.as_bytes()).is_err() {
+            return;
+        }
     }
 }

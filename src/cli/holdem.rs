@@ -14,7 +14,13 @@ use crate::sim;
 #[derive(Debug, Args)]
 pub struct HoldemArgs {
     /// Hands to play.
-    #[arg(long, short = 'n', visible_alias = "games", default_value_t = 100_000, value_name = "N")]
+    #[arg(
+        long,
+        short = 'n',
+        visible_alias = "games",
+        default_value_t = 100_000,
+        value_name = "N"
+    )]
     pub hands: u64,
     /// Seats at the table (2 to 10).
     #[arg(long, default_value_t = 6, value_name = "P")]
@@ -67,8 +73,14 @@ pub struct HoldemArgs {
 fn parse_blinds(text: &str) -> Result<(u64, u64), String> {
     let err = |why: &str| format!("bad --blinds '{text}': {why} (expected SB/BB, e.g. 1/2)");
     let (sb, bb) = text.split_once('/').ok_or_else(|| err("no '/'"))?;
-    let sb: u64 = sb.trim().parse().map_err(|_| err("not whole numbers of chips"))?;
-    let bb: u64 = bb.trim().parse().map_err(|_| err("not whole numbers of chips"))?;
+    let sb: u64 = sb
+        .trim()
+        .parse()
+        .map_err(|_| err("not whole numbers of chips"))?;
+    let bb: u64 = bb
+        .trim()
+        .parse()
+        .map_err(|_| err("not whole numbers of chips"))?;
     if sb == 0 || bb == 0 {
         return Err(err("blinds must be positive"));
     }
@@ -97,11 +109,9 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
     let agents = match named.len() {
         1 => vec![named[0]; players],
         k if k == players => named,
-        k => {
-            return Err(format!(
-                "--agents lists {k} agents for {players} players (give one for all, or one per seat)"
-            ))
-        }
+        k => return Err(format!(
+            "--agents lists {k} agents for {players} players (give one for all, or one per seat)"
+        )),
     };
     let (small_blind, big_blind) = parse_blinds(&args.blinds)?;
     let stacks = StackSpec::parse(&args.stacks, big_blind).map_err(|e| e.to_string())?;

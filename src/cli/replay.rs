@@ -54,7 +54,9 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
     for (k, t) in hands.iter().enumerate() {
         let r = replay(t, opts)
             .map_err(|e| super::bad_input(format!("{name}: hand {}: {e}", k + 1)))?;
-        let label = r.hand.map_or_else(|| format!("{}", k + 1), |h| h.to_string());
+        let label = r
+            .hand
+            .map_or_else(|| format!("{}", k + 1), |h| h.to_string());
         let agrees = match (&r.expected, args.check) {
             (Some(exp), true) => {
                 checked += 1;

@@ -122,7 +122,11 @@ impl<'a> Accumulator<'a> {
         }
         for (k, pot) in self.pots.iter().enumerate() {
             let best = pot.eligible.iter().map(|&s| strength[s]).max().unwrap_or(0);
-            let winners = pot.eligible.iter().filter(|&&s| strength[s] == best).count();
+            let winners = pot
+                .eligible
+                .iter()
+                .filter(|&&s| strength[s] == best)
+                .count();
             let share = 1.0 / winners as f64;
             for &s in pot.eligible.iter().filter(|&&s| strength[s] == best) {
                 self.won[s] += share * pot.amount as f64;

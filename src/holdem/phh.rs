@@ -45,7 +45,11 @@ pub fn export(h: &HandState, index: Option<u64>) -> String {
     let p = |seat: usize| player_of(seat, c.button, n) + 1;
     let mut actions: Vec<String> = Vec::new();
     for (i, &s) in seat_of.iter().enumerate() {
-        actions.push(format!("d dh p{} {}", i + 1, cards_text(&h.seats()[s].hole)));
+        actions.push(format!(
+            "d dh p{} {}",
+            i + 1,
+            cards_text(&h.seats()[s].hole)
+        ));
     }
     let dealt = h.dealt_after();
     let board = h.board();
@@ -113,7 +117,11 @@ pub fn export(h: &HandState, index: Option<u64>) -> String {
     if let Some(i) = index {
         let _ = writeln!(out, "hand = {i}");
     }
-    let _ = writeln!(out, "seats = {}", list(seat_of.iter().map(|&s| s as u64 + 1)));
+    let _ = writeln!(
+        out,
+        "seats = {}",
+        list(seat_of.iter().map(|&s| s as u64 + 1))
+    );
     if h.payout().is_some() {
         let _ = writeln!(
             out,
@@ -290,7 +298,11 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
             why: "cardsim plays one ante for every player".into(),
         });
     }
-    let blinds = per_player(int_list(t, "blinds_or_straddles")?, n, "blinds_or_straddles")?;
+    let blinds = per_player(
+        int_list(t, "blinds_or_straddles")?,
+        n,
+        "blinds_or_straddles",
+    )?;
     if blinds[2..].iter().any(|&b| b != 0) {
         return Err(PhhError::Field {
             field: "blinds_or_straddles",
@@ -328,16 +340,18 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
         Some(toml::Value::String(s)) => Some(s.as_str()),
         _ => None,
     };
-    let odd_chips = opts.odd_chips.unwrap_or(match text_field("_cardsim_odd_chips") {
-        Some("first_winner") => OddChips::FirstWinner,
-        _ => OddChips::LeftOfButton,
-    });
-    let short_big_blind = opts
-        .short_big_blind
-        .unwrap_or(match text_field("_cardsim_short_big_blind") {
-            Some("posted") => ShortBigBlind::Posted,
-            _ => ShortBigBlind::FullBlind,
+    let odd_chips = opts
+        .odd_chips
+        .unwrap_or(match text_field("_cardsim_odd_chips") {
+            Some("first_winner") => OddChips::FirstWinner,
+            _ => OddChips::LeftOfButton,
         });
+    let short_big_blind =
+        opts.short_big_blind
+            .unwrap_or(match text_field("_cardsim_short_big_blind") {
+                Some("posted") => ShortBigBlind::Posted,
+                _ => ShortBigBlind::FullBlind,
+            });
 
     let parsed = actions
         .iter()
@@ -390,19 +404,18 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
                 }
             }
             Parsed::Act(p, kind) => {
+                // The check PokerKit asks for and RULES.md skips (see the
+                // module notes): accepted once, where the engine skipped it.
+                let skipped = h.implicit_check() == Some((p, h.history().len()));
+                if kind == Kind::CheckCall && skipped && !implicit_used {
+                    implicit_used = true;
+                    continue;
+                }
                 let Some(legal) = h.legal() else {
                     return Err(err("the hand is over".into()));
                 };
                 if legal.seat != p {
-                    let skipped = h.implicit_check() == Some((p, h.history().len()));
-                    if kind == Kind::CheckCall && skipped && !implicit_used {
-                        implicit_used = true;
-                        continue;
-                    }
-                    return Err(err(format!(
-                        "out of turn: p{} is to act",
-                        legal.seat + 1
-                    )));
+                    return Err(err(format!("out of turn: p{} is to act", legal.seat + 1)));
                 }
                 let action = match kind {
                     Kind::Fold => Action::Fold,
@@ -476,7 +489,9 @@ fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
     };
     let cards = |w: &str| -> Result<Vec<Card>, String> {
         if w.contains('?') {
-            return Err("unknown cards ('?'): cardsim replays only hands whose cards are known".into());
+            return Err(
+                "unknown cards ('?'): cardsim replays only hands whose cards are known".into(),
+            );
         }
         parse_cards(w).map_err(|e| e.to_string())
     };
@@ -515,7 +530,11 @@ fn deck_of(parsed: &[Parsed], texts: &[String], n: usize) -> Result<Vec<Card>, P
         let new = match a {
             Parsed::DealHole(p, c) => {
                 if holes[*p].is_some() {
-                    return Err(action_error(i, &texts[i], format!("p{} is dealt twice", p + 1)));
+                    return Err(action_error(
+                        i,
+                        &texts[i],
+                        format!("p{} is dealt twice", p + 1),
+                    ));
                 }
                 holes[*p] = Some(c.clone());
                 c.as_slice()
@@ -538,7 +557,11 @@ fn deck_of(parsed: &[Parsed], texts: &[String], n: usize) -> Result<Vec<Card>, P
         };
         for &c in new {
             if used.contains(c) {
-                return Err(action_error(i, &texts[i], format!("card {c} is dealt twice")));
+                return Err(action_error(
+                    i,
+                    &texts[i],
+                    format!("card {c} is dealt twice"),
+                ));
             }
             used.insert(c);
         }
@@ -547,7 +570,11 @@ fn deck_of(parsed: &[Parsed], texts: &[String], n: usize) -> Result<Vec<Card>, P
     for (p, h) in holes.iter().enumerate() {
         let h = h.as_ref().ok_or(PhhError::Field {
             field: "actions",
-            why: format!("p{}'s hole cards are never dealt ('d dh p{} ...')", p + 1, p + 1),
+            why: format!(
+                "p{}'s hole cards are never dealt ('d dh p{} ...')",
+                p + 1,
+                p + 1
+            ),
         })?;
         deck[p] = h[0];
         deck[n + p] = h[1];
@@ -570,11 +597,21 @@ mod tests {
 
     #[test]
     fn actions_parse_and_bad_ones_say_why() {
-        assert_eq!(parse_action("p2 cbr 300", 3), Ok(Parsed::Act(1, Kind::RaiseTo(300))));
-        assert_eq!(parse_action("p1 f # tank", 3), Ok(Parsed::Act(0, Kind::Fold)));
+        assert_eq!(
+            parse_action("p2 cbr 300", 3),
+            Ok(Parsed::Act(1, Kind::RaiseTo(300)))
+        );
+        assert_eq!(
+            parse_action("p1 f # tank", 3),
+            Ok(Parsed::Act(0, Kind::Fold))
+        );
         assert!(parse_action("p4 f", 3).unwrap_err().contains("p1 to p3"));
-        assert!(parse_action("p1 cbr x", 3).unwrap_err().contains("whole number"));
-        assert!(parse_action("d dh p1 ????", 3).unwrap_err().contains("unknown"));
+        assert!(parse_action("p1 cbr x", 3)
+            .unwrap_err()
+            .contains("whole number"));
+        assert!(parse_action("d dh p1 ????", 3)
+            .unwrap_err()
+            .contains("unknown"));
         assert!(parse_action("p1 xx", 3).is_err());
     }
 }

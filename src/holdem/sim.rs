@@ -49,7 +49,9 @@ impl StackSpec {
                 Some(n) => (n.trim().to_string(), big_blind),
                 None => (t.clone(), 1),
             };
-            let v: u64 = num.parse().map_err(|_| err("not a whole number of chips or big blinds"))?;
+            let v: u64 = num
+                .parse()
+                .map_err(|_| err("not a whole number of chips or big blinds"))?;
             let chips = v.checked_mul(mult).ok_or_else(|| err("too large"))?;
             if chips == 0 {
                 return Err(err("a stack must be positive"));
@@ -62,7 +64,9 @@ impl StackSpec {
         let t = text.trim();
         match t.strip_prefix("uniform:") {
             Some(range) => {
-                let (lo, hi) = range.split_once('-').ok_or_else(|| err("a range needs LO-HI"))?;
+                let (lo, hi) = range
+                    .split_once('-')
+                    .ok_or_else(|| err("a range needs LO-HI"))?;
                 let (lo, hi) = (amount(lo)?, amount(hi)?);
                 if lo > hi {
                     return Err(err("the range's low end is above its high end"));
@@ -146,7 +150,9 @@ impl HoldemGame {
     }
 
     fn seat_names(&self, what: &str) -> Vec<String> {
-        (1..=self.players()).map(|s| format!("{what}_s{s}")).collect()
+        (1..=self.players())
+            .map(|s| format!("{what}_s{s}"))
+            .collect()
     }
 }
 
@@ -309,8 +315,15 @@ impl Game for HoldemGame {
         let n = self.players();
         let button = rng.random_range(0..n);
         let stacks: Vec<u64> = (0..n).map(|_| self.stacks.draw(rng)).collect();
-        deck.shuffle(rng);
-        let mut hand = HandState::new(self.config(stacks, button), deck)
+        // The deck starts in index order every hand (the scratch buffer must
+        // not carry one hand's order into the next: a hand depends on its
+        // index and seed only). Only the 2n + 5 cards a hand can deal are
+        // drawn: a partial Fisher-Yates shuffle puts them at the end.
+        for (i, c) in deck.iter_mut().enumerate() {
+            *c = Card::from_index(i as u8);
+        }
+        let (dealt, _) = deck.partial_shuffle(rng, 2 * n + 5);
+        let mut hand = HandState::new(self.config(stacks, button), dealt)
             .expect("the table was validated before the run");
         while let Some(view) = hand.view() {
             let mut agent = self.agents[view.seat()];
@@ -373,12 +386,12 @@ impl Game for HoldemGame {
         }
         for s in 0..n {
             match &r.allin {
-                Some(a) if !h.seats()[s].folded => row.real(a.equity[s], 4),
+                Some(a) if !h.seats()[s].folded => row.fixed(a.equity[s], 4),
                 _ => row.empty(),
             }
         }
         for s in 0..n {
-            row.real(ev_net(r, s), 2);
+            row.fixed(ev_net(r, s), 2);
         }
     }
 
@@ -426,7 +439,7 @@ impl Game for HoldemGame {
                 row.text(&eligible);
                 row.text(&winners);
                 row.text(&share);
-                extras.end_row();
+                row.end();
             }
         }
         if extras.files_wanted() {

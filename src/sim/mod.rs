@@ -140,8 +140,7 @@ pub trait Game: Sync {
 /// as hand histories). Both are collected per chunk in the worker and
 /// written in game order by the runner's writer thread.
 pub struct Extras<'a> {
-    side: &'a mut csv::Writer<Vec<u8>>,
-    error: &'a mut Option<csv::Error>,
+    side: &'a mut Vec<u8>,
     files: &'a mut Vec<(String, Vec<u8>)>,
     /// Whether the run writes the side CSV / files at all.
     side_wanted: bool,
@@ -151,15 +150,13 @@ pub struct Extras<'a> {
 
 impl<'a> Extras<'a> {
     pub(crate) fn new(
-        side: &'a mut csv::Writer<Vec<u8>>,
-        error: &'a mut Option<csv::Error>,
+        side: &'a mut Vec<u8>,
         files: &'a mut Vec<(String, Vec<u8>)>,
         wanted: (bool, bool),
         index: u64,
     ) -> Extras<'a> {
         Extras {
             side,
-            error,
             files,
             side_wanted: wanted.0,
             files_wanted: wanted.1,
@@ -177,19 +174,12 @@ impl<'a> Extras<'a> {
         self.files_wanted
     }
 
-    /// Starts one side row; its `game` column is filled in. End it with
-    /// [`Extras::end_row`].
+    /// Starts one side row, its `game` column filled in; the row ends when
+    /// the returned [`Row`] is finished with [`Row::end`].
     pub fn row(&mut self) -> Row<'_> {
-        let mut row = Row::new(self.side, self.error);
+        let mut row = Row::new(self.side);
         row.int(self.index);
         row
-    }
-
-    /// Ends the side row started by [`Extras::row`].
-    pub fn end_row(&mut self) {
-        if let Err(e) = self.side.write_record(None::<&[u8]>) {
-            self.error.get_or_insert(e);
-        }
     }
 
     /// A whole file, written (atomically) as `name` in the run's files
@@ -201,24 +191,19 @@ impl<'a> Extras<'a> {
     }
 }
 
-/// The fields of one CSV row under construction, written straight into the
-/// chunk's CSV buffer (no allocation per field).
+/// The fields of one CSV row under construction, encoded straight into the
+/// chunk's byte buffer: no allocation and no per-field writer state. The
+/// encoding is the csv crate's default (comma, `\n` after each record,
+/// a field quoted only when it holds a comma, a quote, CR or LF, quotes
+/// doubled), tested against that crate.
 pub struct Row<'a> {
-    writer: &'a mut csv::Writer<Vec<u8>>,
-    error: &'a mut Option<csv::Error>,
+    buf: &'a mut Vec<u8>,
     fields: usize,
 }
 
 impl<'a> Row<'a> {
-    pub(crate) fn new(
-        writer: &'a mut csv::Writer<Vec<u8>>,
-        error: &'a mut Option<csv::Error>,
-    ) -> Row<'a> {
-        Row {
-            writer,
-            error,
-            fields: 0,
-        }
+    pub fn new(buf: &'a mut Vec<u8>) -> Row<'a> {
+        Row { buf, fields: 0 }
     }
 
     /// Fields written so far (the runner checks it against the header).
@@ -226,18 +211,45 @@ impl<'a> Row<'a> {
         self.fields
     }
 
-    fn field(&mut self, bytes: &[u8]) {
+    /// Ends the record (a newline).
+    pub fn end(self) {
+        self.buf.push(b'\n');
+    }
+
+    /// Starts a field: the separator before every field but the first.
+    #[inline]
+    fn sep(&mut self) {
+        if self.fields > 0 {
+            self.buf.push(b',');
+        }
         self.fields += 1;
-        if let Err(e) = self.writer.write_field(bytes) {
-            self.error.get_or_insert(e);
+    }
+
+    fn field(&mut self, bytes: &[u8]) {
+        self.sep();
+        if bytes
+            .iter()
+            .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+        {
+            self.buf.push(b'"');
+            for &b in bytes {
+                if b == b'"' {
+                    self.buf.push(b'"');
+                }
+                self.buf.push(b);
+            }
+            self.buf.push(b'"');
+        } else {
+            self.buf.extend_from_slice(bytes);
         }
     }
 
     /// An integer field.
+    #[inline]
     pub fn int(&mut self, v: impl itoa::Integer) {
+        self.sep();
         let mut buf = itoa::Buffer::new();
-        let text = buf.format(v);
-        self.field(text.as_bytes());
+        self.buf.extend_from_slice(buf.format(v).as_bytes());
     }
 
     /// A real field with `decimals` digits after the point (fixed, so reruns
@@ -247,19 +259,48 @@ impl<'a> Row<'a> {
         self.field(text.as_bytes());
     }
 
-    /// A text field (quoted by the CSV writer when needed).
+    /// A real field rounded to `decimals` (at most 9) digits after the
+    /// point, formatted from the rounded integer `round(v * 10^decimals)`:
+    /// as deterministic as [`Row::real`] and several times faster (no float
+    /// formatting), for hot per-game columns.
+    pub fn fixed(&mut self, v: f64, decimals: u32) {
+        debug_assert!(decimals <= 9);
+        let scale = 10u64.pow(decimals);
+        let scaled = (v * scale as f64).round() as i64;
+        self.sep();
+        if scaled < 0 {
+            self.buf.push(b'-');
+        }
+        let abs = scaled.unsigned_abs();
+        let mut int = itoa::Buffer::new();
+        self.buf
+            .extend_from_slice(int.format(abs / scale).as_bytes());
+        if decimals > 0 {
+            self.buf.push(b'.');
+            let at = self.buf.len();
+            self.buf.resize(at + decimals as usize, b'0');
+            let mut frac = abs % scale;
+            for k in (0..decimals as usize).rev() {
+                self.buf[at + k] = b'0' + (frac % 10) as u8;
+                frac /= 10;
+            }
+        }
+    }
+
+    /// A text field (quoted when needed).
     pub fn text(&mut self, v: &str) {
         self.field(v.as_bytes());
     }
 
     /// An empty field (a value that does not apply to this game).
     pub fn empty(&mut self) {
-        self.field(b"");
+        self.sep();
     }
 
     /// A boolean as `0`/`1`.
     pub fn flag(&mut self, v: bool) {
-        self.field(if v { b"1" } else { b"0" });
+        self.sep();
+        self.buf.push(if v { b'1' } else { b'0' });
     }
 }
 
@@ -282,5 +323,73 @@ impl Observations {
 
     pub(crate) fn values(&self) -> &[Option<f64>] {
         &self.values
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixed_text(v: f64, decimals: u32) -> String {
+        let mut buf = Vec::new();
+        let mut row = Row::new(&mut buf);
+        row.fixed(v, decimals);
+        row.end();
+        String::from_utf8(buf).unwrap().trim_end().to_string()
+    }
+
+    #[test]
+    fn rows_encode_as_the_csv_crate_does() {
+        let texts = [
+            "plain",
+            "",
+            "a,b",
+            "say \"hi\"",
+            "line\nbreak",
+            "cr\rhere",
+            " spaced ",
+            "#hash",
+            "tab\there",
+            "'single'",
+            "\"",
+            ",",
+        ];
+        for a in texts {
+            for b in texts {
+                let mut ours = Vec::new();
+                let mut row = Row::new(&mut ours);
+                row.int(-12i64);
+                row.text(a);
+                row.empty();
+                row.text(b);
+                row.flag(true);
+                row.end();
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(Vec::new());
+                w.write_record(["-12", a, "", b, "1"]).unwrap();
+                assert_eq!(ours, w.into_inner().unwrap(), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_matches_float_formatting_away_from_ties() {
+        use rand::RngExt;
+        let mut rng = crate::rng::game_rng(9, 9);
+        for _ in 0..20_000 {
+            let v: f64 = rng.random_range(-5000.0..5000.0);
+            for d in [0u32, 2, 4] {
+                let text = fixed_text(v, d);
+                let reference = format!("{v:.*}", d as usize);
+                // Both round to the nearest; they may differ only at an
+                // exact tie, which random doubles essentially never hit.
+                assert_eq!(text, reference, "{v} to {d} decimals");
+            }
+        }
+        assert_eq!(fixed_text(-0.5, 2), "-0.50");
+        assert_eq!(fixed_text(0.0001, 4), "0.0001");
+        assert_eq!(fixed_text(-0.001, 2), "0.00");
+        assert_eq!(fixed_text(1234.5678, 0), "1235");
     }
 }

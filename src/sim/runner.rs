@@ -430,21 +430,16 @@ fn play_chunk<G: Game>(
     wanted: (bool, bool),
 ) -> Result<ChunkOut, RunError> {
     let mut scratch = game.new_scratch();
-    let mut side = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(Vec::new());
+    let mut side = Vec::new();
     let mut files = Vec::new();
-    let mut w = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(Vec::with_capacity(64 * (games.end - games.start) as usize));
+    let mut csv = Vec::with_capacity(64 * (games.end - games.start) as usize);
     let mut values: Vec<Vec<i64>> = vec![Vec::new(); kinds.len()];
     let mut obs = Observations::default();
-    let mut error = None;
     let scales: Vec<f64> = kinds.iter().map(|k| f64::from(k.scale())).collect();
     for index in games.clone() {
         let mut rng = game_rng(seed, index);
         let record = game.play(index, &mut rng, &mut scratch);
-        let mut row = Row::new(&mut w, &mut error);
+        let mut row = Row::new(&mut csv);
         row.int(index);
         game.write_row(&record, &mut row);
         let fields = row.fields();
@@ -454,11 +449,9 @@ fn play_chunk<G: Game>(
                 fields - 1
             )));
         }
-        if let Err(e) = w.write_record(None::<&[u8]>) {
-            error.get_or_insert(e);
-        }
+        row.end();
         if wanted.0 || wanted.1 {
-            let mut extras = super::Extras::new(&mut side, &mut error, &mut files, wanted, index);
+            let mut extras = super::Extras::new(&mut side, &mut files, wanted, index);
             game.write_extras(index, &record, &mut extras);
         }
         obs.reset(kinds.len());
@@ -469,15 +462,6 @@ fn play_chunk<G: Game>(
             }
         }
     }
-    if let Some(e) = error {
-        return Err(RunError::Internal(format!("CSV row: {e}")));
-    }
-    let csv = w
-        .into_inner()
-        .map_err(|e| RunError::Internal(format!("CSV chunk: {e}")))?;
-    let side = side
-        .into_inner()
-        .map_err(|e| RunError::Internal(format!("side CSV chunk: {e}")))?;
     Ok(ChunkOut {
         games: games.end - games.start,
         csv,

@@ -141,13 +141,14 @@ pub struct Payout {
 }
 
 /// One hand.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandState {
     config: Config,
     seats: Vec<Seat>,
-    board: Vec<Card>,
-    /// The rest of the deck, dealt from the front.
-    deck: Vec<Card>,
+    /// The five board cards this hand will deal (the deck's cards after the
+    /// hole cards), of which the first `board_len` are dealt.
+    board_cards: [Card; 5],
+    board_len: usize,
     street: Street,
     to_act: Option<usize>,
     /// The bet to match on this street.
@@ -163,6 +164,10 @@ pub struct HandState {
     /// histories record it (see [`HandState::implicit_check`]).
     implicit_check: Option<usize>,
     implicit_check_at: usize,
+    /// Seats (bit per seat) that PokerKit would ask to act preflop: after
+    /// the blinds, each with chips behind and someone else able to put in
+    /// more than its bet (PokerKit's "effective stack" is not zero).
+    preflop_askable: u16,
     /// For the flop, turn and river: how many actions had been taken when
     /// it was dealt (hand histories interleave deals and actions).
     dealt_after: [Option<usize>; 3],
@@ -191,7 +196,8 @@ impl HandState {
         }
         let need = 2 * n + 5;
         let distinct = deck.iter().fold(0u64, |m, c| m | c.bit()).count_ones() as usize;
-        if deck.len() < need || distinct < deck.len() {
+        let standard = deck.iter().all(|c| !c.is_joker());
+        if deck.len() < need || distinct < deck.len() || !standard {
             return Err(TableError::Deck(need));
         }
         let mut seats: Vec<Seat> = config
@@ -215,21 +221,29 @@ impl HandState {
         }
         let mut hand = HandState {
             seats,
-            board: Vec::new(),
-            deck: deck[2 * n..].to_vec(),
+            board_cards: [
+                deck[2 * n],
+                deck[2 * n + 1],
+                deck[2 * n + 2],
+                deck[2 * n + 3],
+                deck[2 * n + 4],
+            ],
+            board_len: 0,
             street: Street::Preflop,
             to_act: None,
             current_bet: 0,
             min_raise: config.big_blind,
             payout: None,
-            history: Vec::new(),
+            history: Vec::with_capacity(32),
             implicit_check: None,
             implicit_check_at: 0,
+            preflop_askable: 0,
             dealt_after: [None; 3],
             all_in_board: None,
             config,
         };
         hand.post_forced_bets();
+        hand.preflop_askable = hand.askable_seats();
         hand.to_act = hand.first_to_act(Street::Preflop);
         hand.advance_if_closed();
         Ok(hand)
@@ -283,9 +297,10 @@ impl HandState {
             Street::Preflop => (self.blind_seats().1 + 1) % n,
             _ => (self.config.button + 1) % n,
         };
+        let active = self.active_count();
         (0..n)
             .map(|k| (start + k) % n)
-            .find(|&s| self.needs_action(s))
+            .find(|&s| self.needs_action(s, active))
     }
 
     fn active_count(&self) -> usize {
@@ -297,10 +312,11 @@ impl HandState {
     }
 
     /// Whether a seat must still act this street: it can act, and it faces
-    /// a bet, or it has not acted yet while someone else can still act.
-    fn needs_action(&self, seat: usize) -> bool {
+    /// a bet, or it has not acted yet while someone else can still act
+    /// (`active`: how many seats can act, from [`Self::active_count`]).
+    fn needs_action(&self, seat: usize, active: usize) -> bool {
         let s = &self.seats[seat];
-        s.active() && (s.street_bet < self.current_bet || (!s.acted && self.active_count() >= 2))
+        s.active() && (s.street_bet < self.current_bet || (!s.acted && active >= 2))
     }
 
     pub fn street(&self) -> Street {
@@ -312,7 +328,7 @@ impl HandState {
     }
 
     pub fn board(&self) -> &[Card] {
-        &self.board
+        &self.board_cards[..self.board_len]
     }
 
     pub fn config(&self) -> &Config {
@@ -448,9 +464,10 @@ impl HandState {
             return;
         }
         let n = self.n();
+        let active = self.active_count();
         self.to_act = (1..=n)
             .map(|k| (seat + k) % n)
-            .find(|&s| self.needs_action(s));
+            .find(|&s| self.needs_action(s, active));
         self.advance_if_closed();
     }
 
@@ -467,11 +484,11 @@ impl HandState {
                 return;
             }
             if self.all_in_board.is_none() && self.active_count() <= 1 {
-                self.all_in_board = Some(self.board.len());
+                self.all_in_board = Some(self.board_len);
             }
             let cards = if self.street == Street::Preflop { 3 } else { 1 };
-            self.dealt_after[self.board.len().saturating_sub(2).min(2)] = Some(self.history.len());
-            self.board.extend(self.deck.drain(..cards));
+            self.dealt_after[self.board_len.saturating_sub(2).min(2)] = Some(self.history.len());
+            self.board_len += cards;
             self.street = match self.street {
                 Street::Preflop => Street::Flop,
                 Street::Flop => Street::Turn,
@@ -488,6 +505,27 @@ impl HandState {
         }
     }
 
+    /// The seats that could be asked to act now, as PokerKit counts them:
+    /// chips behind, and another live seat whose bet plus stack exceeds this
+    /// seat's bet.
+    fn askable_seats(&self) -> u16 {
+        let mut mask = 0;
+        for (i, s) in self.seats.iter().enumerate() {
+            let others = self
+                .seats
+                .iter()
+                .enumerate()
+                .filter(|&(j, o)| j != i && !o.folded)
+                .map(|(_, o)| o.street_bet + o.stack)
+                .max()
+                .unwrap_or(0);
+            if s.active() && others > s.street_bet {
+                mask |= 1 << i;
+            }
+        }
+        mask
+    }
+
     /// At the close of preflop betting: the one seat that could still act,
     /// had not acted and matched the bet was not asked (nobody else could
     /// act). Remember it for hand histories. (When no one acted at all, the
@@ -498,7 +536,8 @@ impl HandState {
         }
         let mut able = self.seats.iter().enumerate().filter(|(_, s)| s.active());
         if let (Some((seat, s)), None) = (able.next(), able.next()) {
-            if !s.acted && s.street_bet >= self.current_bet {
+            let askable = self.preflop_askable & (1 << seat) != 0;
+            if askable && !s.acted && s.street_bet >= self.current_bet {
                 self.implicit_check = Some(seat);
                 self.implicit_check_at = self.history.len();
             }
@@ -507,15 +546,15 @@ impl HandState {
 
     /// Gives back the part of the highest street bet nobody matched.
     fn return_uncalled(&mut self) {
-        let mut bets: Vec<(u64, usize)> = self
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.street_bet, i))
-            .collect();
-        bets.sort_unstable_by(|a, b| b.cmp(a));
-        let (top, seat) = bets[0];
-        let second = bets.get(1).map_or(0, |b| b.0);
+        // The highest bet, its seat, and the highest of the others.
+        let (mut top, mut seat, mut second) = (0u64, 0usize, 0u64);
+        for (i, s) in self.seats.iter().enumerate() {
+            if s.street_bet > top {
+                (second, top, seat) = (top, s.street_bet, i);
+            } else if s.street_bet > second {
+                second = s.street_bet;
+            }
+        }
         if top > second {
             let s = &mut self.seats[seat];
             let back = top - second;
@@ -528,13 +567,19 @@ impl HandState {
     /// Runs the board out if needed, builds the pots and pays them.
     fn finish(&mut self) {
         self.return_uncalled();
-        let live: Vec<bool> = self.seats.iter().map(|s| !s.folded).collect();
+        let n = self.n();
+        // Per-seat scratch on the stack (at most 10 seats): no allocation.
+        let (mut live, mut contributed) = ([false; 10], [0u64; 10]);
+        for (i, s) in self.seats.iter().enumerate() {
+            live[i] = !s.folded;
+            contributed[i] = s.contributed;
+        }
+        let (live, contributed) = (&live[..n], &contributed[..n]);
         let showdown = self.live_count() > 1;
         if showdown {
-            let missing = 5 - self.board.len();
-            self.board.extend(self.deck.drain(..missing));
+            self.board_len = 5;
         }
-        let board = EvalHand::from_cards(&self.board);
+        let board = EvalHand::from_cards(self.board());
         let strengths: Vec<Option<Strength>> = self
             .seats
             .iter()
@@ -543,8 +588,7 @@ impl HandState {
                     .then(|| board.combine(EvalHand::from_cards(&s.hole)).strength())
             })
             .collect();
-        let contributed: Vec<u64> = self.seats.iter().map(|s| s.contributed).collect();
-        let mut pots = build_pots(&contributed, &live);
+        let mut pots = build_pots(contributed, live);
         if showdown && self.config.odd_chips == OddChips::FirstWinner {
             // PokerKit mucks the hands that win no pot before splitting, so
             // pots left with the same contenders are split as one.
@@ -556,10 +600,13 @@ impl HandState {
                     contender[s] |= strengths[s] == b;
                 }
             }
-            pots = build_pots(&contributed, &contender);
+            pots = build_pots(contributed, &contender);
         }
-        let n = self.n();
-        let order: Vec<usize> = (1..=n).map(|k| (self.config.button + k) % n).collect();
+        let mut order = [0usize; 10];
+        for (k, o) in order.iter_mut().enumerate().take(n) {
+            *o = (self.config.button + 1 + k) % n;
+        }
+        let order = &order[..n];
         let mut shares = Vec::with_capacity(pots.len());
         for pot in &pots {
             let best = pot.eligible.iter().filter_map(|&s| strengths[s]).max();

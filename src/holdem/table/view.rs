@@ -28,7 +28,7 @@ impl<'a> View<'a> {
     }
 
     pub fn board(&self) -> &'a [Card] {
-        &self.hand.board
+        self.hand.board()
     }
 
     pub fn street(&self) -> Street {
