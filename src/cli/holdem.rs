@@ -31,10 +31,20 @@ pub struct HoldemArgs {
     pub agents: String,
     /// Starting stacks: `100bb`, `250` (chips) or `uniform:10bb-200bb`
     /// (drawn per seat per hand).
-    #[arg(long, default_value = "100bb", value_name = "SPEC")]
+    #[arg(
+        long,
+        default_value = "100bb",
+        value_name = "SPEC",
+        allow_hyphen_values = true
+    )]
     pub stacks: String,
     /// Small and big blind in chips.
-    #[arg(long, default_value = "1/2", value_name = "SB/BB")]
+    #[arg(
+        long,
+        default_value = "1/2",
+        value_name = "SB/BB",
+        allow_hyphen_values = true
+    )]
     pub blinds: String,
     /// Ante every seat posts, in chips.
     #[arg(long, default_value_t = 0, value_name = "CHIPS")]
@@ -109,9 +119,11 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
     let agents = match named.len() {
         1 => vec![named[0]; players],
         k if k == players => named,
-        k => return Err(format!(
+        k => {
+            return Err(format!(
             "--agents lists {k} agents for {players} players (give one for all, or one per seat)"
-        )),
+        ))
+        }
     };
     let (small_blind, big_blind) = parse_blinds(&args.blinds)?;
     let stacks = StackSpec::parse(&args.stacks, big_blind).map_err(|e| e.to_string())?;
