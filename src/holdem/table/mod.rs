@@ -140,6 +140,14 @@ pub struct Payout {
     pub strengths: Vec<Option<Strength>>,
 }
 
+/// Every seat once, clockwise from `start` (which may be `n`, meaning 0):
+/// `start..n` then `0..start`, without a division per step (this walk runs
+/// after every action).
+fn clockwise(start: usize, n: usize) -> impl Iterator<Item = usize> {
+    let start = if start >= n { start - n } else { start };
+    (start..n).chain(0..start)
+}
+
 /// One hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandState {
@@ -298,9 +306,7 @@ impl HandState {
             _ => (self.config.button + 1) % n,
         };
         let active = self.active_count();
-        (0..n)
-            .map(|k| (start + k) % n)
-            .find(|&s| self.needs_action(s, active))
+        clockwise(start, n).find(|&s| self.needs_action(s, active))
     }
 
     fn active_count(&self) -> usize {
@@ -465,9 +471,7 @@ impl HandState {
         }
         let n = self.n();
         let active = self.active_count();
-        self.to_act = (1..=n)
-            .map(|k| (seat + k) % n)
-            .find(|&s| self.needs_action(s, active));
+        self.to_act = clockwise(seat + 1, n).find(|&s| self.needs_action(s, active));
         self.advance_if_closed();
     }
 

@@ -1,0 +1,74 @@
+//! Hold'em simulation speed: whole 6-max hands (100 big blinds) played by
+//! agents through the table engine, payout included, as the `holdem`
+//! command plays them (`Game::play`), on one thread and on two (rayon over
+//! chunks of 1,024 hands, as the runner does). All-in equity is off here
+//! (`allin_trials = 0`); the closing figures in the README also time the
+//! whole command with CSV output.
+//!
+//! `cargo bench --bench holdem`
+
+use cardsim::holdem::agents::AgentKind;
+use cardsim::holdem::sim::{HoldemGame, StackSpec};
+use cardsim::holdem::table::pots::OddChips;
+use cardsim::holdem::table::ShortBigBlind;
+use cardsim::rng::game_rng;
+use cardsim::sim::Game;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rayon::prelude::*;
+
+fn game(agent: AgentKind) -> HoldemGame {
+    HoldemGame {
+        agents: vec![agent; 6],
+        stacks: StackSpec::Fixed(200),
+        small_blind: 1,
+        big_blind: 2,
+        ante: 0,
+        odd_chips: OddChips::LeftOfButton,
+        short_big_blind: ShortBigBlind::FullBlind,
+        allin_trials: 0,
+        phh_every: None,
+    }
+}
+
+/// Plays hands `range` and returns a checksum of the final stacks (so the
+/// work cannot be optimised away).
+fn play(game: &HoldemGame, range: std::ops::Range<u64>) -> u64 {
+    let mut scratch = game.new_scratch();
+    range
+        .map(|i| {
+            let r = game.play(i, &mut game_rng(1, i), &mut scratch);
+            r.hand.seats()[0].stack
+        })
+        .sum()
+}
+
+fn holdem(c: &mut Criterion) {
+    let mut g = c.benchmark_group("holdem 6-max");
+    let hands = 65_536u64;
+    g.throughput(Throughput::Elements(hands));
+    g.sample_size(20);
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a 2-thread pool");
+    for agent in [AgentKind::Random, AgentKind::Station] {
+        let game = game(agent);
+        g.bench_function(format!("{agent}, 1 thread"), |b| {
+            b.iter(|| play(&game, 0..hands))
+        });
+        g.bench_function(format!("{agent}, 2 threads"), |b| {
+            b.iter(|| {
+                two.install(|| {
+                    (0..hands / 1024)
+                        .into_par_iter()
+                        .map(|k| play(&game, k * 1024..(k + 1) * 1024))
+                        .sum::<u64>()
+                })
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, holdem);
+criterion_main!(benches);
