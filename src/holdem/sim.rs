@@ -122,6 +122,8 @@ pub struct HoldemGame {
 pub struct HoldemRecord {
     pub hand: HandState,
     pub allin: Option<AllInEquity>,
+    /// Pot figures, computed once for the row and the metrics.
+    figures: Figures,
 }
 
 impl HoldemGame {
@@ -158,6 +160,7 @@ impl HoldemGame {
 
 /// Per-hand figures derived from the finished hand (shared by the CSV row
 /// and the metrics).
+#[derive(Clone, Copy, Debug)]
 struct Figures {
     pot_total: u64,
     pots: usize,
@@ -352,13 +355,18 @@ impl Game for HoldemGame {
                     rng,
                 )
             });
-        HoldemRecord { hand, allin }
+        let figures = figures(&hand);
+        HoldemRecord {
+            hand,
+            allin,
+            figures,
+        }
     }
 
     fn write_row(&self, r: &HoldemRecord, row: &mut Row<'_>) {
         let h = &r.hand;
         let pay = h.payout().expect("a finished hand");
-        let f = figures(h);
+        let f = r.figures;
         row.int(self.players());
         row.int(h.config().button + 1);
         row.text(street_name(h.board().len()));
@@ -398,7 +406,7 @@ impl Game for HoldemGame {
     fn observe(&self, r: &HoldemRecord, obs: &mut Observations) {
         let h = &r.hand;
         let pay = h.payout().expect("a finished hand");
-        let f = figures(h);
+        let f = r.figures;
         obs.set(0, f.pot_total as f64);
         obs.set(1, f.pots as f64);
         obs.set(2, f64::from(u8::from(f.pots > 1)));
