@@ -489,9 +489,15 @@ pub fn monte_carlo(p: &Prepared, seed: u64, stop: Stop) -> Result<EquityResult, 
             }
             _ => (next_batch + WAVE, BATCH),
         };
-        let wave: Vec<Tally> = (next_batch..batches)
+        // One batch per rayon job (`with_max_len(1)`): by default rayon
+        // folds runs of up to a quarter of the batches sequentially, which
+        // a thread that runs dry cannot steal from, so on a busy machine one
+        // thread could idle for a quarter of the run at its end.
+        let wave: Vec<Tally> = (0..(batches - next_batch) as usize)
             .into_par_iter()
-            .map(|b| {
+            .with_max_len(1)
+            .map(|i| {
+                let b = next_batch + i as u64;
                 let size = if b + 1 == batches { last_size } else { BATCH };
                 sampler.batch(&mut game_rng(seed, b), size)
             })
