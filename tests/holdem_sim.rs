@@ -7,8 +7,8 @@ use cardsim::holdem::agents::{Agent, AgentKind};
 use cardsim::holdem::phh::{self, ReplayOptions};
 use cardsim::holdem::sim::{play_hand, HoldemGame, StackSpec};
 use cardsim::holdem::table::pots::OddChips;
-use cardsim::holdem::table::random::play_random_hand;
-use cardsim::holdem::table::{Action, Config, HandState, ShortBigBlind, Street};
+use cardsim::holdem::table::random::{play_random_hand, random_config};
+use cardsim::holdem::table::{Action, HandState, ShortBigBlind, Street};
 use cardsim::rng::game_rng;
 use rand::seq::SliceRandom;
 use rand::RngExt;
@@ -38,7 +38,7 @@ fn on_table(h: &HandState) -> u64 {
 }
 
 /// 10^6 hands of random agents at random tables (2 to 10 seats, stacks of
-/// 1 to 400 chips, random blinds, antes and switches): after every action
+/// 1 to 400 chips, random blinds, antes and switches: `random_config`): after every action
 /// the chips are conserved, the agent's action was among the legal ones,
 /// and a random illegal probe is refused without any change.
 #[test]
@@ -50,25 +50,8 @@ fn a_million_random_hands_conserve_chips_and_accept_nothing_illegal() {
             let mut deck: Vec<Card> = Vec::with_capacity(52);
             for g in chunk * 1000..(chunk + 1) * 1000 {
                 let mut rng = game_rng(4242, g);
-                let n = rng.random_range(2..=10usize);
-                let bb = rng.random_range(1..=20u64);
-                let config = Config {
-                    stacks: (0..n).map(|_| rng.random_range(1..=400u64)).collect(),
-                    button: rng.random_range(0..n),
-                    small_blind: rng.random_range(0..=bb),
-                    big_blind: bb,
-                    ante: rng.random_range(0..=2u64),
-                    odd_chips: if rng.random_bool(0.5) {
-                        OddChips::LeftOfButton
-                    } else {
-                        OddChips::FirstWinner
-                    },
-                    short_big_blind: if rng.random_bool(0.5) {
-                        ShortBigBlind::FullBlind
-                    } else {
-                        ShortBigBlind::Posted
-                    },
-                };
+                let config = random_config(&mut rng, 400);
+                let bb = config.big_blind;
                 let start: u64 = config.stacks.iter().sum();
                 deck.clear();
                 deck.extend((0..52).map(Card::from_index));

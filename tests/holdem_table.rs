@@ -5,6 +5,7 @@
 
 use cardsim::cards::{parse_cards, Card};
 use cardsim::holdem::table::pots::OddChips;
+use cardsim::holdem::table::random::random_config;
 use cardsim::holdem::table::{Action, Config, HandState, ShortBigBlind, Street, TableError};
 use cardsim::rng::game_rng;
 use rand::seq::SliceRandom;
@@ -323,25 +324,7 @@ fn illegal_actions_are_typed_errors_and_change_nothing() {
 fn random_hands_conserve_chips_and_refuse_illegal_actions() {
     for g in 0..20_000u64 {
         let mut rng = game_rng(99, g);
-        let n = rng.random_range(2..=10usize);
-        let bb = rng.random_range(1..=20u64);
-        let c = Config {
-            stacks: (0..n).map(|_| rng.random_range(1..=300u64)).collect(),
-            button: rng.random_range(0..n),
-            small_blind: rng.random_range(0..=bb),
-            big_blind: bb,
-            ante: rng.random_range(0..=3u64),
-            odd_chips: if rng.random_bool(0.5) {
-                OddChips::LeftOfButton
-            } else {
-                OddChips::FirstWinner
-            },
-            short_big_blind: if rng.random_bool(0.5) {
-                ShortBigBlind::FullBlind
-            } else {
-                ShortBigBlind::Posted
-            },
-        };
+        let c = random_config(&mut rng, 300);
         let start: u64 = c.stacks.iter().sum();
         let mut d: Vec<Card> = (0..52).map(Card::from_index).collect();
         d.shuffle(&mut rng);

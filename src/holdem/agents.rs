@@ -304,11 +304,7 @@ fn pushfold(view: &View<'_>, legal: &Legal) -> Action {
 mod tests {
     use super::*;
     use crate::cards::parse_cards;
-
-    fn hole(s: &str) -> [Card; 2] {
-        let c = parse_cards(s).unwrap();
-        [c[0], c[1]]
-    }
+    use crate::holdem::test_hole as hole;
 
     #[test]
     fn chen_scores_match_the_published_examples() {

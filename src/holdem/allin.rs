@@ -159,11 +159,7 @@ mod tests {
     use super::*;
     use crate::cards::parse_cards;
     use crate::holdem::table::pots::build_pots;
-
-    fn hole(s: &str) -> [Card; 2] {
-        let c = parse_cards(s).unwrap();
-        [c[0], c[1]]
-    }
+    use crate::holdem::test_hole as hole;
 
     #[test]
     fn turn_all_in_counts_outs_exactly() {

@@ -17,3 +17,10 @@ pub mod phh;
 pub mod range;
 pub mod sim;
 pub mod table;
+
+/// Two hole cards from text, for unit tests (`"As Kd"`).
+#[cfg(test)]
+pub(crate) fn test_hole(text: &str) -> [crate::cards::Card; 2] {
+    let c = crate::cards::parse_cards(text).expect("two valid cards");
+    [c[0], c[1]]
+}

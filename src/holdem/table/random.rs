@@ -11,6 +11,31 @@ use super::{Action, Config, HandState, ShortBigBlind};
 use crate::cards::Card;
 use crate::rng::GameRng;
 
+/// A random table for property tests: 2 to 10 seats, stacks of 1 to
+/// `max_stack` chips, a big blind of 1 to 20, a small blind of 0 to the big
+/// blind, an ante of 0 to 3, and each switch either way.
+pub fn random_config(rng: &mut GameRng, max_stack: u64) -> Config {
+    let n = rng.random_range(2..=10usize);
+    let bb = rng.random_range(1..=20u64);
+    Config {
+        stacks: (0..n).map(|_| rng.random_range(1..=max_stack)).collect(),
+        button: rng.random_range(0..n),
+        small_blind: rng.random_range(0..=bb),
+        big_blind: bb,
+        ante: rng.random_range(0..=3u64),
+        odd_chips: if rng.random_bool(0.5) {
+            OddChips::LeftOfButton
+        } else {
+            OddChips::FirstWinner
+        },
+        short_big_blind: if rng.random_bool(0.5) {
+            ShortBigBlind::FullBlind
+        } else {
+            ShortBigBlind::Posted
+        },
+    }
+}
+
 /// Plays one random hand to the end; returns it with the deck it used.
 /// `pokerkit` selects PokerKit's switches.
 pub fn play_random_hand(rng: &mut GameRng, pokerkit: bool) -> (HandState, Vec<Card>) {
