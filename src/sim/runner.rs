@@ -432,8 +432,11 @@ fn play_chunk<G: Game>(
     let mut scratch = game.new_scratch();
     let mut side = Vec::new();
     let mut files = Vec::new();
-    let mut csv = Vec::with_capacity(64 * (games.end - games.start) as usize);
-    let mut values: Vec<Vec<i64>> = vec![Vec::new(); kinds.len()];
+    let n_games = (games.end - games.start) as usize;
+    let mut csv = Vec::with_capacity(64 * n_games);
+    let mut values: Vec<Vec<i64>> = (0..kinds.len())
+        .map(|_| Vec::with_capacity(n_games))
+        .collect();
     let mut obs = Observations::default();
     let scales: Vec<f64> = kinds.iter().map(|k| f64::from(k.scale())).collect();
     for index in games.clone() {

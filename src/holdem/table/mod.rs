@@ -166,6 +166,8 @@ pub struct HandState {
     payout: Option<Payout>,
     /// Every accepted action, in order.
     history: Vec<(usize, Action)>,
+    /// The legal actions now (see [`HandState::legal`]).
+    legal: Option<Legal>,
     /// A seat that preflop betting closed without asking, although it had
     /// not acted and could check (everyone else all-in for at most its
     /// bet). RULES.md deals on; PokerKit asks for that check, so hand
@@ -243,6 +245,7 @@ impl HandState {
             min_raise: config.big_blind,
             payout: None,
             history: Vec::with_capacity(32),
+            legal: None,
             implicit_check: None,
             implicit_check_at: 0,
             preflop_askable: 0,
@@ -254,6 +257,7 @@ impl HandState {
         hand.preflop_askable = hand.askable_seats();
         hand.to_act = hand.first_to_act(Street::Preflop);
         hand.advance_if_closed();
+        hand.legal = hand.compute_legal();
         Ok(hand)
     }
 
@@ -385,7 +389,15 @@ impl HandState {
     }
 
     /// The legal actions of the seat to act (`None` when the hand is over).
+    /// Computed once after each change of the hand (the agent asks, then
+    /// `apply` checks, so it is read twice per action).
+    #[inline]
     pub fn legal(&self) -> Option<Legal> {
+        self.legal
+    }
+
+    /// Works out [`HandState::legal`] from the state.
+    fn compute_legal(&self) -> Option<Legal> {
         let seat = self.to_act?;
         let s = &self.seats[seat];
         let to_call = self.current_bet.saturating_sub(s.street_bet);
@@ -461,6 +473,7 @@ impl HandState {
         s.faced = level;
         self.history.push((seat, action));
         self.after_action(seat);
+        self.legal = self.compute_legal();
         Ok(())
     }
 
