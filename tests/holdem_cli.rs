@@ -257,3 +257,71 @@ fn bad_holdem_input_is_one_line_and_exit_2() {
     bad(&["holdem", "--pots", "-", "-n", "10"]);
     bad(&["holdem", "--phh-every", "0", "--phh", "x"]);
 }
+
+/// A killed `holdem` run with a pots CSV resumes to both files of an uncut
+/// run (the checkpoint records where each CSV stood).
+#[test]
+fn a_killed_run_resumes_both_csvs() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let hands = "1000000";
+    let args = ["holdem", "--hands", hands, "--allin-trials", "0", "-q"];
+    run_ok(
+        &[
+            &args[..],
+            &[
+                "-o",
+                s(&d.join("whole.csv")),
+                "--pots",
+                s(&d.join("whole-pots.csv")),
+            ],
+        ]
+        .concat(),
+    );
+    let cut = d.join("cut.csv");
+    let ckpt = d.join("cut.csv.partial.ckpt");
+    let mut child = cardsim()
+        .args(args)
+        .args([
+            "--checkpoint-every",
+            "0.02",
+            "-o",
+            s(&cut),
+            "--pots",
+            s(&d.join("cut-pots.csv")),
+        ])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    child.kill().unwrap();
+    assert!(
+        !child.wait().unwrap().success(),
+        "finished before the kill: make it longer"
+    );
+    assert!(!cut.exists() && !d.join("cut-pots.csv").exists());
+    run_ok(
+        &[
+            &args[..],
+            &[
+                "--resume",
+                "-o",
+                s(&cut),
+                "--pots",
+                s(&d.join("cut-pots.csv")),
+            ],
+        ]
+        .concat(),
+    );
+    assert!(std::fs::read(d.join("whole.csv")).unwrap() == std::fs::read(&cut).unwrap());
+    assert!(
+        std::fs::read(d.join("whole-pots.csv")).unwrap()
+            == std::fs::read(d.join("cut-pots.csv")).unwrap()
+    );
+}
