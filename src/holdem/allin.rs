@@ -89,65 +89,93 @@ pub fn all_in_equity(
     acc.finish(board.len(), exact)
 }
 
-/// Sums pot shares over boards.
-struct Accumulator<'a> {
+/// A tie among k winners (k <= 10) gets `SHARE_UNIT / k` units each: exact
+/// integers, since 2520 is divisible by 1..=10.
+const SHARE_UNIT: u64 = 2520;
+
+/// Sums pot shares over boards, in integer units (so enumeration order
+/// cannot change the sums).
+struct Accumulator {
+    /// The live seats.
+    seats: [usize; MAX_SEATS],
+    live: usize,
+    /// Each pot's chips and eligible seats (bit per seat).
+    pots: [(u64, u16); MAX_SEATS],
+    pot_count: usize,
+    /// Share units won, per pot and seat.
+    units: [[u64; MAX_SEATS]; MAX_SEATS],
     n: usize,
-    live: &'a [bool],
-    pots: &'a [Pot],
-    equity: [f64; MAX_SEATS],
-    won: [f64; MAX_SEATS],
     boards: u64,
 }
 
-impl<'a> Accumulator<'a> {
-    fn new(n: usize, live: &'a [bool], pots: &'a [Pot]) -> Accumulator<'a> {
-        Accumulator {
+impl Accumulator {
+    fn new(n: usize, live: &[bool], pots: &[Pot]) -> Accumulator {
+        let mut acc = Accumulator {
+            seats: [0; MAX_SEATS],
+            live: 0,
+            pots: [(0, 0); MAX_SEATS],
+            pot_count: pots.len().min(MAX_SEATS),
+            units: [[0; MAX_SEATS]; MAX_SEATS],
             n,
-            live,
-            pots,
-            equity: [0.0; MAX_SEATS],
-            won: [0.0; MAX_SEATS],
             boards: 0,
+        };
+        for s in (0..n).filter(|&s| live[s]) {
+            acc.seats[acc.live] = s;
+            acc.live += 1;
         }
+        for (k, pot) in pots.iter().take(MAX_SEATS).enumerate() {
+            let mask = pot.eligible.iter().fold(0u16, |m, &s| m | 1 << s);
+            acc.pots[k] = (pot.amount, mask);
+        }
+        acc
     }
 
     /// One completed board: each pot to its best eligible hands, ties split
     /// evenly (odd chips do not matter to an expectation).
+    #[inline]
     fn add_board(&mut self, hands: &[Hand; MAX_SEATS], runout: Hand) {
         let mut strength: [Strength; MAX_SEATS] = [0; MAX_SEATS];
-        for s in 0..self.n {
-            if self.live[s] {
-                strength[s] = hands[s].combine(runout).strength();
-            }
+        for &s in &self.seats[..self.live] {
+            strength[s] = hands[s].combine(runout).strength();
         }
-        for (k, pot) in self.pots.iter().enumerate() {
-            let best = pot.eligible.iter().map(|&s| strength[s]).max().unwrap_or(0);
-            let winners = pot
-                .eligible
-                .iter()
-                .filter(|&&s| strength[s] == best)
-                .count();
-            let share = 1.0 / winners as f64;
-            for &s in pot.eligible.iter().filter(|&&s| strength[s] == best) {
-                self.won[s] += share * pot.amount as f64;
-                if k == 0 {
-                    self.equity[s] += share;
+        for (k, &(_, mask)) in self.pots[..self.pot_count].iter().enumerate() {
+            let (mut best, mut winners) = (0, 0u16);
+            let mut m = mask;
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if strength[s] > best {
+                    (best, winners) = (strength[s], 1 << s);
+                } else if strength[s] == best {
+                    winners |= 1 << s;
                 }
+            }
+            let share = SHARE_UNIT / u64::from(winners.count_ones().max(1));
+            let mut w = winners;
+            while w != 0 {
+                let s = w.trailing_zeros() as usize;
+                w &= w - 1;
+                self.units[k][s] += share;
             }
         }
         self.boards += 1;
     }
 
-    fn finish(mut self, board_cards: usize, exact: bool) -> AllInEquity {
-        let b = self.boards.max(1) as f64;
+    fn finish(self, board_cards: usize, exact: bool) -> AllInEquity {
+        let total = (SHARE_UNIT * self.boards.max(1)) as f64;
+        let mut equity = [0.0; MAX_SEATS];
+        let mut won = [0.0; MAX_SEATS];
         for s in 0..self.n {
-            self.equity[s] /= b;
-            self.won[s] /= b;
+            equity[s] = self.units[0][s] as f64 / total;
+            won[s] = (0..self.pot_count)
+                .map(|k| self.pots[k].0 as f64 * self.units[k][s] as f64)
+                .sum::<f64>()
+                / total;
         }
         AllInEquity {
             board_cards,
-            equity: self.equity,
-            expected_won: self.won,
+            equity,
+            expected_won: won,
             exact,
             boards: self.boards,
         }
