@@ -253,6 +253,8 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
 
     let kinds: Vec<MetricKind> = metrics.iter().map(|m| m.kind).collect();
     let wanted = (writer.side_sink.is_some(), config.files_dir.is_some());
+    // Without --out the rows are not even formatted.
+    let want_csv = config.out.is_some();
     let batch_games = CHUNK_GAMES * CHUNKS_PER_THREAD * threads as u64;
     let (tx, rx) = sync_channel::<Vec<Result<ChunkOut, RunError>>>(2);
     let writer = std::thread::scope(|scope| {
@@ -267,7 +269,10 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
             let outs: Vec<Result<ChunkOut, RunError>> = pool.install(|| {
                 chunks
                     .into_par_iter()
-                    .map(|r| play_chunk(game, config.seed, r, &kinds, columns.len(), wanted))
+                    .map(|r| {
+                        let csv_columns = want_csv.then_some(columns.len());
+                        play_chunk(game, config.seed, r, &kinds, csv_columns, wanted)
+                    })
                     .collect()
             });
             if tx.send(outs).is_err() {
@@ -426,14 +431,18 @@ fn play_chunk<G: Game>(
     seed: u64,
     games: Range<u64>,
     kinds: &[MetricKind],
-    columns: usize,
+    csv_columns: Option<usize>,
     wanted: (bool, bool),
 ) -> Result<ChunkOut, RunError> {
     let mut scratch = game.new_scratch();
     let mut side = Vec::new();
     let mut files = Vec::new();
     let n_games = (games.end - games.start) as usize;
-    let mut csv = Vec::with_capacity(64 * n_games);
+    let mut csv = Vec::with_capacity(if csv_columns.is_some() {
+        64 * n_games
+    } else {
+        0
+    });
     let mut values: Vec<Vec<i64>> = (0..kinds.len())
         .map(|_| Vec::with_capacity(n_games))
         .collect();
@@ -442,17 +451,19 @@ fn play_chunk<G: Game>(
     for index in games.clone() {
         let mut rng = game_rng(seed, index);
         let record = game.play(index, &mut rng, &mut scratch);
-        let mut row = Row::new(&mut csv);
-        row.int(index);
-        game.write_row(&record, &mut row);
-        let fields = row.fields();
-        if fields != columns + 1 {
-            return Err(RunError::Internal(format!(
-                "game {index} wrote {} fields for {columns} columns",
-                fields - 1
-            )));
+        if let Some(columns) = csv_columns {
+            let mut row = Row::new(&mut csv);
+            row.int(index);
+            game.write_row(&record, &mut row);
+            let fields = row.fields();
+            if fields != columns + 1 {
+                return Err(RunError::Internal(format!(
+                    "game {index} wrote {} fields for {columns} columns",
+                    fields - 1
+                )));
+            }
+            row.end();
         }
-        row.end();
         if wanted.0 || wanted.1 {
             let mut extras = super::Extras::new(&mut side, &mut files, wanted, index);
             game.write_extras(index, &record, &mut extras);
