@@ -4,11 +4,12 @@
 //! the board could fall.
 //!
 //! Only the live players' hole cards and the board are known: folded hands
-//! are unknown cards, as for any observer at the table. With one or two
-//! board cards to come every completion is enumerated (at most 1,128);
-//! preflop (five to come) a seeded Monte Carlo of `trials` boards is used,
-//! whose standard error for a player's main-pot equity `e` is
-//! `sqrt(e(1-e)/trials)`, at most `0.5/sqrt(trials)` (0.016 for 1,000).
+//! are unknown cards, as for any observer at the table. Every completion of
+//! the board is enumerated when there are at most `trials` of them (with
+//! 1,000: every turn and flop all-in, at most 990 boards); otherwise (a
+//! preflop all-in, or a small `trials`) a seeded Monte Carlo of `trials`
+//! boards is used, whose standard error for a player's main-pot equity `e`
+//! is `sqrt(e(1-e)/trials)`, at most `0.5/sqrt(trials)` (0.016 for 1,000).
 
 use rand::RngExt;
 
@@ -37,8 +38,9 @@ pub struct AllInEquity {
 }
 
 /// The all-in equity of the live seats (`holes[s]` for `live[s]`) on
-/// `board`, given the pots (built from the contributions at that moment).
-/// `trials` boards are sampled with `rng` when five cards are to come.
+/// `board`, given the pots (built from the contributions at that moment):
+/// exact when the board has at most `trials` completions, else `trials`
+/// boards sampled with `rng`.
 pub fn all_in_equity(
     holes: &[[Card; 2]],
     live: &[bool],
@@ -62,7 +64,12 @@ pub fn all_in_equity(
     let rest: Vec<Card> = CardSet::FULL52.difference(known).iter().collect();
     let mut acc = Accumulator::new(n, live, pots);
     let missing = 5 - board.len();
-    let exact = missing <= 2;
+    let completions = match missing {
+        1 => rest.len() as u64,
+        2 => (rest.len() * (rest.len() - 1) / 2) as u64,
+        _ => u64::MAX, // five to come: at least C(32, 5) = 201,376
+    };
+    let exact = completions <= u64::from(trials);
     if exact {
         for (i, &a) in rest.iter().enumerate() {
             if missing == 1 {
@@ -75,7 +82,7 @@ pub fn all_in_equity(
         }
     } else {
         let mut deck = rest;
-        for _ in 0..trials {
+        for _ in 0..trials.max(1) {
             // A partial Fisher-Yates shuffle: the first `missing` cards.
             let mut runout = Hand::EMPTY;
             for k in 0..missing {
@@ -198,12 +205,16 @@ mod tests {
         let board = parse_cards("Qh 7h 2c 3s").unwrap();
         let pots = build_pots(&[100, 100], &[true, true]);
         let mut rng = crate::rng::game_rng(0, 0);
-        let e = all_in_equity(&holes, &[true, true], &board, &pots, 0, &mut rng);
+        let e = all_in_equity(&holes, &[true, true], &board, &pots, 1000, &mut rng);
         assert!(e.exact);
         assert_eq!(e.boards, 44);
         assert!((e.equity[0] - 7.0 / 44.0).abs() < 1e-12);
         assert!((e.expected_won[0] - 200.0 * 7.0 / 44.0).abs() < 1e-9);
         assert!((e.equity[0] + e.equity[1] - 1.0).abs() < 1e-12);
+        // With fewer trials than rivers it samples instead.
+        let e = all_in_equity(&holes, &[true, true], &board, &pots, 40, &mut rng);
+        assert!(!e.exact);
+        assert_eq!(e.boards, 40);
     }
 
     #[test]
@@ -214,7 +225,7 @@ mod tests {
         let board = parse_cards("9s 8d 3c").unwrap();
         let pots = build_pots(&[300, 300, 50], &[true; 3]);
         let mut rng = crate::rng::game_rng(0, 0);
-        let e = all_in_equity(&holes, &[true; 3], &board, &pots, 0, &mut rng);
+        let e = all_in_equity(&holes, &[true; 3], &board, &pots, 1000, &mut rng);
         // 52 - 3 board - 6 hole cards = 43 cards left.
         assert_eq!(e.boards, 43 * 42 / 2);
         let total: f64 = e.expected_won.iter().sum();

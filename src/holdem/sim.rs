@@ -111,8 +111,8 @@ pub struct HoldemGame {
     pub ante: u64,
     pub odd_chips: OddChips,
     pub short_big_blind: ShortBigBlind,
-    /// Monte Carlo boards for a preflop all-in's equity; 0 skips all-in
-    /// equity altogether (flop and turn all-ins are always exact otherwise).
+    /// All-in equity precision: enumerate the board completions when there
+    /// are at most this many, else sample this many; 0 skips all-in equity.
     pub allin_trials: u32,
     /// Write hand `i` as PHH when `i % k == 0`.
     pub phh_every: Option<u64>,
