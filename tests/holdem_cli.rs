@@ -202,6 +202,39 @@ fn hand_histories_replay_to_the_same_stacks() {
         assert_eq!(v["agrees"], true, "{line}");
     }
     assert!(String::from_utf8_lossy(&out.stderr).contains("0 differ"));
+    // The same hands as one .phhs file, identical for any thread count.
+    let bundle = |name: &str, threads: &str| {
+        let path = dir.path().join(name);
+        run_ok(&[
+            "holdem",
+            "--hands",
+            "400",
+            "--stacks",
+            "uniform:3bb-120bb",
+            "--ante",
+            "1",
+            "--agents",
+            "random,pushfold,station,tag",
+            "--players",
+            "4",
+            "-q",
+            "--phh",
+            s(&path),
+            "--phh-every",
+            "7",
+            "-j",
+            threads,
+        ]);
+        std::fs::read_to_string(path).unwrap()
+    };
+    let one = bundle("one.phhs", "1");
+    assert_eq!(one, bundle("two.phhs", "2"));
+    assert!(one.starts_with("[1]\n") && one.contains("[8]\n"));
+    let out = ok(&["replay", s(&dir.path().join("one.phhs")), "--check"]);
+    assert_eq!(
+        out.matches("(matches finishing_stacks)").count(),
+        files.len()
+    );
 }
 
 #[test]

@@ -70,8 +70,9 @@ pub struct HoldemArgs {
     /// share.
     #[arg(long, value_name = "FILE")]
     pub pots: Option<PathBuf>,
-    /// Directory to write hand histories (PHH) into.
-    #[arg(long, value_name = "DIR")]
+    /// Hand histories (PHH): a directory of `.phh` files, one per hand, or
+    /// one `.phhs` file holding them all when the path ends in `.phhs`.
+    #[arg(long, value_name = "DIR|FILE.phhs")]
     pub phh: Option<PathBuf>,
     /// With --phh: write every K-th hand (hands 0, K, 2K, ...).
     #[arg(long, default_value_t = 1000, value_name = "K", requires = "phh",
@@ -162,7 +163,12 @@ pub fn run(args: HoldemArgs) -> anyhow::Result<()> {
     let game = game(&args).map_err(super::bad_input)?;
     let mut config = args.sim.config(args.hands);
     config.side_out = args.pots.clone();
-    config.files_dir = args.phh.clone();
+    match &args.phh {
+        Some(p) if p.extension().is_some_and(|e| e == "phhs") => {
+            config.files_bundle = Some(p.clone())
+        }
+        p => config.files_dir = p.clone(),
+    }
     sim::run(&game, &config)?;
     Ok(())
 }

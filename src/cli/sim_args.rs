@@ -66,6 +66,7 @@ impl SimArgs {
             checkpoint_every: std::time::Duration::from_secs_f64(self.checkpoint_every),
             side_out: None,
             files_dir: None,
+            files_bundle: None,
         }
     }
 }

@@ -453,7 +453,11 @@ impl Game for HoldemGame {
         if extras.files_wanted() {
             if let Some(k) = self.phh_every {
                 if index % k == 0 {
-                    let text = phh::export(&r.hand, Some(index));
+                    let mut text = phh::export(&r.hand, Some(index));
+                    if extras.files_bundled() {
+                        // A `.phhs` section, named by hand number (unique).
+                        text = format!("[{}]\n{text}\n", index + 1);
+                    }
                     extras.file(format!("hand-{index:012}.phh"), text.into_bytes());
                 }
             }

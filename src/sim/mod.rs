@@ -145,6 +145,8 @@ pub struct Extras<'a> {
     /// Whether the run writes the side CSV / files at all.
     side_wanted: bool,
     files_wanted: bool,
+    /// The files go into one bundle file rather than a directory.
+    pub(crate) bundled: bool,
     index: u64,
 }
 
@@ -160,6 +162,7 @@ impl<'a> Extras<'a> {
             files,
             side_wanted: wanted.0,
             files_wanted: wanted.1,
+            bundled: false,
             index,
         }
     }
@@ -172,6 +175,13 @@ impl<'a> Extras<'a> {
     /// Whether whole files are written by this run.
     pub fn files_wanted(&self) -> bool {
         self.files_wanted
+    }
+
+    /// Whether the files are bundled one after another into a single file
+    /// (then each must carry what tells it apart, such as a `.phhs`
+    /// section header) rather than written under their names.
+    pub fn files_bundled(&self) -> bool {
+        self.bundled
     }
 
     /// Starts one side row, its `game` column filled in; the row ends when

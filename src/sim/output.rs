@@ -193,6 +193,9 @@ pub struct Checkpoint {
     /// Bytes of the side CSV (hold'em's `--pots`) at the checkpoint.
     #[serde(default)]
     pub side_bytes: u64,
+    /// Bytes of the bundled files (hold'em's `--phh FILE.phhs`).
+    #[serde(default)]
+    pub bundle_bytes: u64,
     pub elapsed_s: f64,
     pub state: Vec<AccumulatorState>,
 }

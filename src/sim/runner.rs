@@ -67,6 +67,9 @@ pub struct RunConfig {
     pub side_out: Option<PathBuf>,
     /// Directory for the whole files a game writes (hand histories).
     pub files_dir: Option<PathBuf>,
+    /// Or one file that holds them all, one after another in game order
+    /// (the game writes each so that they can be told apart: `.phhs`).
+    pub files_bundle: Option<PathBuf>,
 }
 
 impl RunConfig {
@@ -86,6 +89,7 @@ impl RunConfig {
             checkpoint_every: Duration::from_secs(1),
             side_out: None,
             files_dir: None,
+            files_bundle: None,
         }
     }
 }
@@ -225,9 +229,11 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
             RunError::Input(format!("cannot create directory '{}': {e}", dir.display()))
         })?;
     }
+    let bundle_sink = open_bundle_sink(config, &start)?;
     let mut writer = Writer {
         sink,
         side_sink,
+        bundle_sink,
         files_dir: config.files_dir.clone(),
         accs: start.accs,
         checkpoint: file_out.map(checkpoint_path),
@@ -252,7 +258,11 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     }
 
     let kinds: Vec<MetricKind> = metrics.iter().map(|m| m.kind).collect();
-    let wanted = (writer.side_sink.is_some(), config.files_dir.is_some());
+    let wanted = (
+        writer.side_sink.is_some(),
+        config.files_dir.is_some() || writer.bundle_sink.is_some(),
+    );
+    let bundled = writer.bundle_sink.is_some();
     // Without --out the rows are not even formatted.
     let want_csv = config.out.is_some();
     let batch_games = CHUNK_GAMES * CHUNKS_PER_THREAD * threads as u64;
@@ -271,7 +281,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
                     .into_par_iter()
                     .map(|r| {
                         let csv_columns = want_csv.then_some(columns.len());
-                        play_chunk(game, config.seed, r, &kinds, csv_columns, wanted)
+                        play_chunk(game, config.seed, r, &kinds, csv_columns, wanted, bundled)
                     })
                     .collect()
             });
@@ -293,6 +303,7 @@ struct Start {
     next: u64,
     csv_bytes: u64,
     side_bytes: u64,
+    bundle_bytes: u64,
     elapsed_s: f64,
     accs: Vec<Accumulator>,
 }
@@ -303,6 +314,7 @@ impl Start {
             next: first,
             csv_bytes: 0,
             side_bytes: 0,
+            bundle_bytes: 0,
             elapsed_s: 0.0,
             accs: metrics.iter().map(|m| Accumulator::new(m.kind)).collect(),
         }
@@ -346,6 +358,7 @@ impl Start {
             next: ckpt.next_game,
             csv_bytes: ckpt.csv_bytes,
             side_bytes: ckpt.side_bytes,
+            bundle_bytes: ckpt.bundle_bytes,
             elapsed_s: ckpt.elapsed_s,
             accs,
         })
@@ -416,6 +429,31 @@ fn open_side_sink(
     Ok(Some(sink))
 }
 
+/// Opens the one file that bundles a game's whole files, when asked: fresh,
+/// or (resuming) cut back to the checkpoint.
+fn open_bundle_sink(config: &RunConfig, start: &Start) -> Result<Option<CsvSink>, RunError> {
+    let Some(path) = &config.files_bundle else {
+        return Ok(None);
+    };
+    if path == Path::new("-") || config.out.as_deref() == Some(path.as_path()) {
+        return Err(RunError::Input(format!(
+            "'{}' cannot hold the bundled files: it must be a file of its own",
+            path.display()
+        )));
+    }
+    if start.csv_bytes > 0 {
+        return CsvSink::reopen(path, start.bundle_bytes)
+            .map(Some)
+            .map_err(RunError::io(format!(
+                "cannot resume {}",
+                partial_path(path).display()
+            )));
+    }
+    CsvSink::create(path)
+        .map(Some)
+        .map_err(|e| RunError::Input(format!("cannot write '{}': {e}", path.display())))
+}
+
 fn header_bytes(columns: &[String]) -> Result<Vec<u8>, RunError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_field("game")
@@ -433,6 +471,7 @@ fn play_chunk<G: Game>(
     kinds: &[MetricKind],
     csv_columns: Option<usize>,
     wanted: (bool, bool),
+    bundled: bool,
 ) -> Result<ChunkOut, RunError> {
     let mut scratch = game.new_scratch();
     let mut side = Vec::new();
@@ -466,6 +505,7 @@ fn play_chunk<G: Game>(
         }
         if wanted.0 || wanted.1 {
             let mut extras = super::Extras::new(&mut side, &mut files, wanted, index);
+            extras.bundled = bundled;
             game.write_extras(index, &record, &mut extras);
         }
         obs.reset(kinds.len());
@@ -489,6 +529,7 @@ fn play_chunk<G: Game>(
 struct Writer {
     sink: CsvSink,
     side_sink: Option<CsvSink>,
+    bundle_sink: Option<CsvSink>,
     files_dir: Option<PathBuf>,
     accs: Vec<Accumulator>,
     checkpoint: Option<PathBuf>,
@@ -515,7 +556,13 @@ impl Writer {
                     side.write(&chunk.side)
                         .map_err(RunError::io("cannot write the side CSV"))?;
                 }
-                if let Some(dir) = &self.files_dir {
+                if let Some(bundle) = &mut self.bundle_sink {
+                    for (_, bytes) in &chunk.files {
+                        bundle
+                            .write(bytes)
+                            .map_err(RunError::io("cannot write the bundled files"))?;
+                    }
+                } else if let Some(dir) = &self.files_dir {
                     for (name, bytes) in &chunk.files {
                         let path = dir.join(name);
                         write_atomic(&path, bytes)
@@ -552,12 +599,18 @@ impl Writer {
             side.flush()
                 .map_err(RunError::io("cannot write the side CSV"))?;
         }
+        if let Some(bundle) = &mut self.bundle_sink {
+            bundle
+                .flush()
+                .map_err(RunError::io("cannot write the bundled files"))?;
+        }
         let ckpt = Checkpoint {
             identity: self.identity.clone(),
             shard: self.shard,
             next_game: self.progress.first + self.progress.done,
             csv_bytes: self.sink.bytes(),
             side_bytes: self.side_sink.as_ref().map_or(0, CsvSink::bytes),
+            bundle_bytes: self.bundle_sink.as_ref().map_or(0, CsvSink::bytes),
             elapsed_s: self.elapsed(),
             state: self.state(),
         };
@@ -625,6 +678,11 @@ impl Writer {
         if let Some(side) = self.side_sink {
             side.finish()
                 .map_err(RunError::io("cannot finish the side CSV"))?;
+        }
+        if let Some(bundle) = self.bundle_sink {
+            bundle
+                .finish()
+                .map_err(RunError::io("cannot finish the bundled files"))?;
         }
         self.sink
             .finish()
