@@ -149,10 +149,9 @@ fn the_pots_csv_adds_up_to_each_hands_pot() {
     }
 }
 
-#[test]
-fn hand_histories_replay_to_the_same_stacks() {
-    let dir = tempfile::tempdir().unwrap();
-    let phh = dir.path().join("phh");
+/// The hand-history run of the PHH tests: 400 hands at a 4-seat table,
+/// every 7th written to `phh` (a directory, or one `.phhs` file).
+fn phh_run(phh: &Path, threads: &str) {
     run_ok(&[
         "holdem",
         "--hands",
@@ -167,10 +166,19 @@ fn hand_histories_replay_to_the_same_stacks() {
         "4",
         "-q",
         "--phh",
-        s(&phh),
+        s(phh),
         "--phh-every",
         "7",
+        "-j",
+        threads,
     ]);
+}
+
+#[test]
+fn hand_histories_replay_to_the_same_stacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let phh = dir.path().join("phh");
+    phh_run(&phh, "2");
     let mut files: Vec<_> = std::fs::read_dir(&phh)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -205,26 +213,7 @@ fn hand_histories_replay_to_the_same_stacks() {
     // The same hands as one .phhs file, identical for any thread count.
     let bundle = |name: &str, threads: &str| {
         let path = dir.path().join(name);
-        run_ok(&[
-            "holdem",
-            "--hands",
-            "400",
-            "--stacks",
-            "uniform:3bb-120bb",
-            "--ante",
-            "1",
-            "--agents",
-            "random,pushfold,station,tag",
-            "--players",
-            "4",
-            "-q",
-            "--phh",
-            s(&path),
-            "--phh-every",
-            "7",
-            "-j",
-            threads,
-        ]);
+        phh_run(&path, threads);
         std::fs::read_to_string(path).unwrap()
     };
     let one = bundle("one.phhs", "1");
