@@ -216,7 +216,7 @@ fn num(v: Option<f64>) -> String {
 pub fn summary_table(s: &Summary) -> String {
     let played = s.end_game - s.first_game;
     let mut out = format!(
-        "{} {} games (seed {}{}), {:.2} s on {} threads, {:.0} games/s\n",
+        "{} {} games (seed {}{}), {:.2} s on {} thread{}, {:.0} games/s\n",
         s.identity.game,
         played,
         s.identity.seed,
@@ -225,6 +225,7 @@ pub fn summary_table(s: &Summary) -> String {
             .unwrap_or_default(),
         s.wall_time_s,
         s.threads,
+        if s.threads == 1 { "" } else { "s" },
         s.games_per_s
     );
     let header = [
