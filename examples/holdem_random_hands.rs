@@ -29,12 +29,8 @@ fn main() {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for g in 0..hands {
         let (h, _) = play_random_hand(&mut game_rng(seed, g), pokerkit);
-        let text = phh::export_many(std::iter::once((&h, Some(g))));
         // Sections numbered by hand index + 1 (one .phhs text).
-        let text = text.replacen("[1]", &format!("[{}]", g + 1), 1);
-        if g > 0 && writeln!(out).is_err() {
-            return;
-        }
+        let text = phh::export_section(&h, g + 1, Some(g));
         if out.write_all(text.as_bytes()).is_err() {
             return;
         }

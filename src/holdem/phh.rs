@@ -129,36 +129,28 @@ pub fn export(h: &HandState, index: Option<u64>) -> String {
             list(seat_of.iter().map(|&s| h.seats()[s].stack))
         );
     }
-    let _ = writeln!(
-        out,
-        "_cardsim_odd_chips = '{}'",
-        match c.odd_chips {
-            OddChips::LeftOfButton => "left_of_button",
-            OddChips::FirstWinner => "first_winner",
-        }
-    );
+    let _ = writeln!(out, "_cardsim_odd_chips = '{}'", c.odd_chips.key());
     let _ = writeln!(
         out,
         "_cardsim_short_big_blind = '{}'",
-        match c.short_big_blind {
-            ShortBigBlind::FullBlind => "full_blind",
-            ShortBigBlind::Posted => "posted",
-        }
+        c.short_big_blind.key()
     );
     out
 }
 
-/// Several hands as one `.phhs` text: each under a `[k]` table header.
+/// One hand as a section of a `.phhs` text: under the table header
+/// `[section]`, then a blank line. Sections may be concatenated as long as
+/// their numbers differ.
+pub fn export_section(h: &HandState, section: u64, index: Option<u64>) -> String {
+    format!("[{section}]\n{}\n", export(h, index))
+}
+
+/// Several hands as one `.phhs` text, sections numbered from 1.
 pub fn export_many<'a>(hands: impl Iterator<Item = (&'a HandState, Option<u64>)>) -> String {
-    let mut out = String::new();
-    for (k, (h, index)) in hands.enumerate() {
-        if k > 0 {
-            out.push('\n');
-        }
-        let _ = writeln!(out, "[{}]", k + 1);
-        out.push_str(&export(h, index));
-    }
-    out
+    hands
+        .zip(1..)
+        .map(|((h, index), k)| export_section(h, k, index))
+        .collect()
 }
 
 /// Why a hand history cannot be read or replayed.
@@ -340,18 +332,16 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
         Some(toml::Value::String(s)) => Some(s.as_str()),
         _ => None,
     };
-    let odd_chips = opts
-        .odd_chips
-        .unwrap_or(match text_field("_cardsim_odd_chips") {
-            Some("first_winner") => OddChips::FirstWinner,
-            _ => OddChips::LeftOfButton,
-        });
-    let short_big_blind =
-        opts.short_big_blind
-            .unwrap_or(match text_field("_cardsim_short_big_blind") {
-                Some("posted") => ShortBigBlind::Posted,
-                _ => ShortBigBlind::FullBlind,
-            });
+    let odd_chips = opts.odd_chips.unwrap_or_else(|| {
+        text_field("_cardsim_odd_chips")
+            .and_then(OddChips::from_key)
+            .unwrap_or_default()
+    });
+    let short_big_blind = opts.short_big_blind.unwrap_or_else(|| {
+        text_field("_cardsim_short_big_blind")
+            .and_then(ShortBigBlind::from_key)
+            .unwrap_or_default()
+    });
 
     let parsed = actions
         .iter()

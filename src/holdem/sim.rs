@@ -15,7 +15,7 @@ use super::allin::{all_in_equity, AllInEquity};
 use super::eval::category;
 use super::phh;
 use super::table::pots::{build_pots, OddChips};
-use super::table::{Config, HandState, ShortBigBlind, Street};
+use super::table::{Config, HandState, ShortBigBlind};
 use crate::cards::Card;
 use crate::rng::GameRng;
 use crate::sim::{Extras, Game, Metric, MetricKind, Observations, Row};
@@ -206,13 +206,18 @@ fn street_name(board_cards: usize) -> &'static str {
     }
 }
 
+/// Seat `s`'s result in chips: final stack less starting stack.
+fn net(h: &HandState, s: usize) -> i64 {
+    h.seats()[s].stack as i64 - h.config().stacks[s] as i64
+}
+
 /// The equity-adjusted result of seat `s`: what it could expect from the
 /// pots at the all-in, less what it put in; the plain result otherwise.
 fn ev_net(r: &HoldemRecord, s: usize) -> f64 {
     let seat = &r.hand.seats()[s];
     match &r.allin {
         Some(a) if !seat.folded => a.expected_won[s] - seat.contributed as f64,
-        _ => seat.stack as f64 - r.hand.config().stacks[s] as f64,
+        _ => net(&r.hand, s) as f64,
     }
 }
 
@@ -237,22 +242,8 @@ impl Game for HoldemGame {
                 format!("{}/{}", self.small_blind, self.big_blind),
             ),
             ("ante".into(), self.ante.to_string()),
-            (
-                "odd_chips".into(),
-                match self.odd_chips {
-                    OddChips::LeftOfButton => "left_of_button",
-                    OddChips::FirstWinner => "first_winner",
-                }
-                .into(),
-            ),
-            (
-                "short_big_blind".into(),
-                match self.short_big_blind {
-                    ShortBigBlind::FullBlind => "full_blind",
-                    ShortBigBlind::Posted => "posted",
-                }
-                .into(),
-            ),
+            ("odd_chips".into(), self.odd_chips.key().into()),
+            ("short_big_blind".into(), self.short_big_blind.key().into()),
             ("allin_trials".into(), self.allin_trials.to_string()),
         ])
     }
@@ -390,7 +381,7 @@ impl Game for HoldemGame {
             row.int(h.config().stacks[s]);
         }
         for s in 0..n {
-            row.int(h.seats()[s].stack as i64 - h.config().stacks[s] as i64);
+            row.int(net(h, s));
         }
         for s in 0..n {
             match &r.allin {
@@ -418,8 +409,7 @@ impl Game for HoldemGame {
         obs.set(6, f64::from(u8::from(f.split)));
         obs.set(7, f64::from(u8::from(h.all_in_board().is_some())));
         for s in 0..self.players() {
-            let net = h.seats()[s].stack as f64 - h.config().stacks[s] as f64;
-            obs.set(FIXED_METRICS + 2 * s, net);
+            obs.set(FIXED_METRICS + 2 * s, net(h, s) as f64);
             obs.set(FIXED_METRICS + 2 * s + 1, ev_net(r, s));
         }
     }
@@ -453,11 +443,12 @@ impl Game for HoldemGame {
         if extras.files_wanted() {
             if let Some(k) = self.phh_every {
                 if index % k == 0 {
-                    let mut text = phh::export(&r.hand, Some(index));
-                    if extras.files_bundled() {
+                    let text = if extras.files_bundled() {
                         // A `.phhs` section, named by hand number (unique).
-                        text = format!("[{}]\n{text}\n", index + 1);
-                    }
+                        phh::export_section(&r.hand, index + 1, Some(index))
+                    } else {
+                        phh::export(&r.hand, Some(index))
+                    };
                     extras.file(format!("hand-{index:012}.phh"), text.into_bytes());
                 }
             }
@@ -469,16 +460,4 @@ impl Game for HoldemGame {
 pub fn play_hand(game: &HoldemGame, index: u64, seed: u64) -> HoldemRecord {
     let mut deck = game.new_scratch();
     game.play(index, &mut crate::rng::game_rng(seed, index), &mut deck)
-}
-
-impl HoldemRecord {
-    /// The street the board reached (`river` after a run-out).
-    pub fn street(&self) -> Street {
-        match self.hand.board().len() {
-            0 => Street::Preflop,
-            3 => Street::Flop,
-            4 => Street::Turn,
-            _ => Street::River,
-        }
-    }
 }

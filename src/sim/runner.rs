@@ -384,8 +384,7 @@ fn check_output_paths(config: &RunConfig) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Opens the side CSV when the run asks for it and the game has one:
-/// fresh with its header, or (resuming) cut back to the checkpoint.
+/// Opens the side CSV when the run asks for it and the game has one.
 fn open_side_sink(
     config: &RunConfig,
     columns: Option<&[String]>,
@@ -397,61 +396,55 @@ fn open_side_sink(
     let Some(columns) = columns else {
         return Err(RunError::Input("this game has no side CSV".into()));
     };
-    if path == Path::new("-") {
-        return Err(RunError::Input(
-            "the side CSV needs a file path, not '-' (stdout holds the main CSV)".into(),
-        ));
-    }
-    if config.out.as_deref() == Some(path.as_path()) {
-        return Err(RunError::Input(format!(
-            "the side CSV and --out are the same file '{}'",
-            path.display()
-        )));
-    }
-    if start.csv_bytes > 0 && start.side_bytes == 0 {
-        return Err(RunError::Input(format!(
-            "cannot resume with '{}': the interrupted run wrote no side CSV",
-            path.display()
-        )));
-    }
-    if start.side_bytes > 0 {
-        return CsvSink::reopen(path, start.side_bytes)
-            .map(Some)
-            .map_err(RunError::io(format!(
-                "cannot resume {}",
-                partial_path(path).display()
-            )));
-    }
-    let mut sink = CsvSink::create(path)
-        .map_err(|e| RunError::Input(format!("cannot write '{}': {e}", path.display())))?;
-    sink.write(&header_bytes(columns)?)
-        .map_err(RunError::io("cannot write the side CSV header"))?;
-    Ok(Some(sink))
+    let header = header_bytes(columns)?;
+    let resume = (start.csv_bytes > 0, start.side_bytes);
+    open_extra_sink(config, path, "the side CSV", Some(&header), resume).map(Some)
 }
 
-/// Opens the one file that bundles a game's whole files, when asked: fresh,
-/// or (resuming) cut back to the checkpoint.
+/// Opens the one file that bundles a game's whole files, when asked.
 fn open_bundle_sink(config: &RunConfig, start: &Start) -> Result<Option<CsvSink>, RunError> {
     let Some(path) = &config.files_bundle else {
         return Ok(None);
     };
-    if path == Path::new("-") || config.out.as_deref() == Some(path.as_path()) {
+    let resume = (start.csv_bytes > 0, start.bundle_bytes);
+    open_extra_sink(config, path, "the bundled files", None, resume).map(Some)
+}
+
+/// Opens an output beside the main CSV: a file of its own, fresh (with its
+/// header, if any), or, when `resuming` from a checkpoint, cut back to the
+/// `resume_bytes` the checkpoint recorded for it.
+fn open_extra_sink(
+    config: &RunConfig,
+    path: &Path,
+    what: &str,
+    header: Option<&[u8]>,
+    (resuming, resume_bytes): (bool, u64),
+) -> Result<CsvSink, RunError> {
+    if path == Path::new("-") || config.out.as_deref() == Some(path) {
         return Err(RunError::Input(format!(
-            "'{}' cannot hold the bundled files: it must be a file of its own",
+            "'{}' cannot hold {what}: it must be a file of its own (not '-' or --out)",
             path.display()
         )));
     }
-    if start.csv_bytes > 0 {
-        return CsvSink::reopen(path, start.bundle_bytes)
-            .map(Some)
-            .map_err(RunError::io(format!(
-                "cannot resume {}",
-                partial_path(path).display()
+    if resuming {
+        if header.is_some() && resume_bytes == 0 {
+            return Err(RunError::Input(format!(
+                "cannot resume with '{}': the interrupted run wrote no {what}",
+                path.display()
             )));
+        }
+        return CsvSink::reopen(path, resume_bytes).map_err(RunError::io(format!(
+            "cannot resume {}",
+            partial_path(path).display()
+        )));
     }
-    CsvSink::create(path)
-        .map(Some)
-        .map_err(|e| RunError::Input(format!("cannot write '{}': {e}", path.display())))
+    let mut sink = CsvSink::create(path)
+        .map_err(|e| RunError::Input(format!("cannot write '{}': {e}", path.display())))?;
+    if let Some(h) = header {
+        sink.write(h)
+            .map_err(RunError::io(format!("cannot write the header of {what}")))?;
+    }
+    Ok(sink)
 }
 
 fn header_bytes(columns: &[String]) -> Result<Vec<u8>, RunError> {

@@ -27,6 +27,23 @@ pub enum ShortBigBlind {
     Posted,
 }
 
+impl ShortBigBlind {
+    /// The name in summaries and hand histories (`full_blind`).
+    pub fn key(self) -> &'static str {
+        match self {
+            ShortBigBlind::FullBlind => "full_blind",
+            ShortBigBlind::Posted => "posted",
+        }
+    }
+
+    /// The switch named by [`ShortBigBlind::key`].
+    pub fn from_key(key: &str) -> Option<ShortBigBlind> {
+        [ShortBigBlind::FullBlind, ShortBigBlind::Posted]
+            .into_iter()
+            .find(|o| o.key() == key)
+    }
+}
+
 /// The table and the hand's stakes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -172,8 +189,8 @@ pub struct HandState {
     /// not acted and could check (everyone else all-in for at most its
     /// bet). RULES.md deals on; PokerKit asks for that check, so hand
     /// histories record it (see [`HandState::implicit_check`]).
-    implicit_check: Option<usize>,
-    implicit_check_at: usize,
+    /// `(seat, actions taken before it)`.
+    implicit_check: Option<(usize, usize)>,
     /// Seats (bit per seat) that PokerKit would ask to act preflop: after
     /// the blinds, each with chips behind and someone else able to put in
     /// more than its bet (PokerKit's "effective stack" is not zero).
@@ -247,7 +264,6 @@ impl HandState {
             history: Vec::with_capacity(32),
             legal: None,
             implicit_check: None,
-            implicit_check_at: 0,
             preflop_askable: 0,
             dealt_after: [None; 3],
             all_in_board: None,
@@ -361,7 +377,7 @@ impl HandState {
     /// many actions. Hand histories write it so that engines which ask for
     /// it (PokerKit) replay the hand action for action.
     pub fn implicit_check(&self) -> Option<(usize, usize)> {
-        self.implicit_check.map(|s| (s, self.implicit_check_at))
+        self.implicit_check
     }
 
     /// For the flop, turn and river, the number of actions taken before it
@@ -555,8 +571,7 @@ impl HandState {
         if let (Some((seat, s)), None) = (able.next(), able.next()) {
             let askable = self.preflop_askable & (1 << seat) != 0;
             if askable && !s.acted && s.street_bet >= self.current_bet {
-                self.implicit_check = Some(seat);
-                self.implicit_check_at = self.history.len();
+                self.implicit_check = Some((seat, self.history.len()));
             }
         }
     }

@@ -15,6 +15,23 @@ pub enum OddChips {
     FirstWinner,
 }
 
+impl OddChips {
+    /// The name in summaries and hand histories (`left_of_button`).
+    pub fn key(self) -> &'static str {
+        match self {
+            OddChips::LeftOfButton => "left_of_button",
+            OddChips::FirstWinner => "first_winner",
+        }
+    }
+
+    /// The switch named by [`OddChips::key`].
+    pub fn from_key(key: &str) -> Option<OddChips> {
+        [OddChips::LeftOfButton, OddChips::FirstWinner]
+            .into_iter()
+            .find(|o| o.key() == key)
+    }
+}
+
 /// One pot: its chips and the seats that may win it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pot {

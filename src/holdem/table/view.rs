@@ -96,8 +96,9 @@ impl<'a> View<'a> {
         }
     }
 
-    /// The most chips seat `s` could still lose to this seat: the smaller
-    /// of the two stacks counting street bets (for push-or-fold charts).
+    /// The most chips this seat could still lose in the hand from here: the
+    /// smaller of its stack and the largest live opponent's, street bets
+    /// included (for push-or-fold charts).
     pub fn effective_stack(&self) -> u64 {
         let me = &self.hand.seats[self.seat];
         let others = self
