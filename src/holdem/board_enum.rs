@@ -70,14 +70,14 @@ const fn choose_small(n: u8, k: u8) -> i64 {
 
 /// Calls `f(rank_delta, ways)` for every multiset of `k` ranks that `avail`
 /// (cards left of each rank) can deal, with the number of ways to deal it.
-fn rank_multisets(avail: &[u8; 13], k: u8, f: &mut impl FnMut(u64, i64)) {
+fn rank_multisets(avail: &[u8; 13], k: u8, f: &mut impl FnMut(u32, i64)) {
     fn go(
         rank: usize,
         left: u8,
         avail: &[u8; 13],
-        delta: u64,
+        delta: u32,
         ways: i64,
-        f: &mut impl FnMut(u64, i64),
+        f: &mut impl FnMut(u32, i64),
     ) {
         if left == 0 {
             f(delta, ways);
@@ -91,7 +91,7 @@ fn rank_multisets(avail: &[u8; 13], k: u8, f: &mut impl FnMut(u64, i64)) {
                 rank + 1,
                 left - m,
                 avail,
-                delta + m as u64 * rank_unit(rank as u8),
+                delta + u32::from(m) * rank_unit(rank as u8),
                 ways * choose_small(avail[rank], m),
                 f,
             );
@@ -111,7 +111,7 @@ pub fn enumerate_boards(t: &Tables, holes: &[[Card; 2]], board: &[Card], deck: &
         .iter()
         .map(|h| board_hand.combine(Hand::from_cards(h)))
         .collect();
-    let keys: Vec<u64> = hands.iter().map(|h| h.rank_key()).collect();
+    let keys: Vec<u32> = hands.iter().map(|h| h.rank_key()).collect();
     let mut counts = Counts::default();
     let mut strengths = [0 as Strength; MAX_PLAYERS];
     if k == 0 {
@@ -131,7 +131,7 @@ pub fn enumerate_boards(t: &Tables, holes: &[[Card; 2]], board: &[Card], deck: &
     // Every board, flushes ignored.
     rank_multisets(&avail, k, &mut |delta, ways| {
         for (s, key) in strengths.iter_mut().zip(&keys) {
-            *s = t.rank_strength(key + delta);
+            *s = t.seven_rank_strength(key + delta);
         }
         counts.record(&strengths[..n], ways);
     });
@@ -154,7 +154,7 @@ pub fn enumerate_boards(t: &Tables, holes: &[[Card; 2]], board: &[Card], deck: &
             let mut sub = in_deck;
             loop {
                 if sub.count_ones() == u32::from(j) {
-                    let drawn_delta: u64 = (0..13u8)
+                    let drawn_delta: u32 = (0..13u8)
                         .filter(|r| (sub >> r) & 1 == 1)
                         .map(rank_unit)
                         .sum();
@@ -167,7 +167,7 @@ pub fn enumerate_boards(t: &Tables, holes: &[[Card; 2]], board: &[Card], deck: &
                     }
                     rank_multisets(&others, k - j, &mut |delta, ways| {
                         for i in 0..n {
-                            let r = t.rank_strength(keys[i] + drawn_delta + delta);
+                            let r = t.seven_rank_strength(keys[i] + drawn_delta + delta);
                             rank_only[i] = r;
                             strengths[i] = flush[i].unwrap_or(r);
                         }

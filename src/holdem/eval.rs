@@ -4,24 +4,24 @@
 //! A hand is one `u64` key plus one `u64` of suit masks, and adding a card is
 //! two additions ([`Hand::with`]), so a board can be added once and each
 //! player's hole cards after it. The key packs, from bit 0:
-//! - rank counts, 3 bits per rank (39 bits): adding a card adds `1 << 3r`;
-//! - suit counts, 4 bits per suit at bit 40, each starting at 3, so a suit
+//! - the rank key (25 bits): the sum of a multiplier per card's rank
+//!   ([`RANK_MULTIPLIERS`]), chosen so that every multiset of at most 7
+//!   cards has its own sum;
+//! - suit counts, 4 bits per suit at bit 32, each starting at 3, so a suit
 //!   with 5 or more cards sets its nibble's top bit: one mask test finds a
 //!   flush;
-//! - the card count, 5 bits at bit 56, starting at 9, so that bit 60 is set
-//!   exactly when the hand has 7 cards.
+//! - the card count, 6 bits at bit 56, starting at 25, so that bit 60 is
+//!   set exactly when the hand has fewer than 7 cards.
 //!
 //! With at most 7 cards a flush is always the best hand when there is one
 //! (quads or a full house would need three off-suit cards besides the five
 //! suited ones), so a flush is looked up by its suit's 13-bit rank mask in an
-//! 8192-entry table, and anything else by its rank counts in a perfect hash
-//! table (hash-and-displace over the 73,775 rank multisets of 5 to 7 cards,
-//! 16 KB of displacements, small enough to stay in the first-level cache,
-//! then 256 KB of strengths). The 49,205 multisets of 7 cards get the upper
-//! half of the strength table to themselves (bit 60 of the key is the top
-//! bit of the slot), so evaluating 7-card hands, the common case, touches
-//! only 128 KB of it (measurably faster, a few percent, than spreading them
-//! over all 256 KB). 5- and 6-card multisets share the lower half.
+//! 8192-entry table, and anything else by its rank key in a perfect hash:
+//! row displacement, one table for the 49,205 rank multisets of 7 cards
+//! (the common case) and one for the 24,570 of 5 or 6. The key's low 13
+//! bits pick a row, whose `u16` offset is added to the remaining bits; no
+//! multiply. The 7-card table fills 98% of its 100 KB, and its 16 KB of
+//! offsets stay in the first-level cache.
 //!
 //! Every table is generated at first use from the slow [`reference`]
 //! evaluator, and the oracle tests check the result against the published
@@ -108,44 +108,44 @@ pub fn category(strength: Strength) -> Category {
     Category::StraightFlush
 }
 
-const RANK_BITS: u64 = (1 << 39) - 1;
-const SUIT_SHIFT: u32 = 40;
+/// What a card of each rank (deuce first) adds to a hand's rank key: the
+/// smallest increasing numbers such that every multiset of at most 7 cards
+/// (at most 4 of a rank) has its own sum, found by the greedy search of
+/// `examples/rank_multipliers.rs` and checked by a test here. A 7-card sum
+/// stays below 2^25.
+pub const RANK_MULTIPLIERS: [u32; 13] = [
+    1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520,
+];
+
+/// The largest rank key of at most 7 cards: four aces and three kings.
+pub const MAX_RANK_KEY: u32 = 4 * RANK_MULTIPLIERS[12] + 3 * RANK_MULTIPLIERS[11];
+const RANK_BITS: u64 = (1 << 25) - 1;
+const SUIT_SHIFT: u32 = 32;
 const SUIT_BIAS: u64 = 0x3333 << SUIT_SHIFT;
 const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
-/// The card count field: 5 bits at bit 56, biased by 9 so that 7 cards
-/// make 16, whose bit 4 (bit 60 of the key) says "7 cards".
+/// The card count field: 6 bits at bit 56, biased by 25 so that bit 4 of
+/// the field (bit 60 of the key) is set exactly when the hand has fewer
+/// than 7 cards (25 + 6 = 31, 25 + 7 = 32). One mask test then sends both
+/// flushes and shorter hands off the 7-card path.
 const COUNT_SHIFT: u32 = 56;
 const COUNT_ONE: u64 = 1 << COUNT_SHIFT;
-const COUNT_BIAS: u64 = 9 << COUNT_SHIFT;
-const COUNT_BITS: u64 = 0x1f << COUNT_SHIFT;
-const SEVEN_BIT: u32 = COUNT_SHIFT + 4;
+const COUNT_BIAS: u64 = 25 << COUNT_SHIFT;
+const FEWER_BIT: u64 = 1 << (COUNT_SHIFT + 4);
 const KEY_BIAS: u64 = SUIT_BIAS + COUNT_BIAS;
 
-/// What one card adds to a hand's key (its rank, suit and card counts),
-/// indexed by `card.index()`. The table has 256 entries so that any `u8`
+/// What one card adds to a hand, indexed by `card.index()`: entry `i` is
+/// what it adds to the key (its rank multiplier, its suit count and the
+/// card count), entry `256 + i` its bit in the suit masks. One table, so a
+/// hot loop spends one register on it; 256 entries each, so that any `u8`
 /// index is in bounds with no mask or check: adding a card is one byte load
-/// and one add from this table. Entries 52.. (jokers, never valid here) add
-/// nothing.
-static CARD_KEYS: [u64; 256] = {
-    let mut t = [0; 256];
+/// and one add. Entries 52..256 (jokers, never valid here) add nothing.
+static CARD_BITS: [u64; 512] = {
+    let mut t = [0; 512];
     let mut i = 0;
     while i < 52 {
-        let (rank, suit) = ((i >> 2) as u64, (i & 3) as u64);
-        t[i] = (1 << (3 * rank)) + (1 << (SUIT_SHIFT as u64 + 4 * suit)) + COUNT_ONE;
-        i += 1;
-    }
-    t
-};
-
-/// What one card adds to a hand's suit masks (one bit), indexed like
-/// [`CARD_KEYS`]. Kept apart so that a caller that never reaches the flush
-/// branch never loads it.
-static CARD_SUITS: [u64; 256] = {
-    let mut t = [0; 256];
-    let mut i = 0;
-    while i < 52 {
-        let (rank, suit) = ((i >> 2) as u64, (i & 3) as u64);
-        t[i] = 1 << (16 * suit + rank);
+        let (rank, suit) = (i >> 2, (i & 3) as u64);
+        t[i] = RANK_MULTIPLIERS[rank] as u64 + (1 << (SUIT_SHIFT as u64 + 4 * suit)) + COUNT_ONE;
+        t[256 + i] = 1 << (16 * suit + rank as u64);
         i += 1;
     }
     t
@@ -177,8 +177,8 @@ impl Hand {
     pub fn with(self, card: Card) -> Hand {
         let i = card.index() as usize;
         Hand {
-            key: self.key + CARD_KEYS[i],
-            suits: self.suits | CARD_SUITS[i],
+            key: self.key + CARD_BITS[i],
+            suits: self.suits | CARD_BITS[256 + i],
         }
     }
 
@@ -201,12 +201,11 @@ impl Hand {
         tables().strength(self)
     }
 
-    /// The rank-count part of the key (3 bits per rank, and the number of
-    /// cards): what a hand is worth when flushes are ignored. Additive: see
-    /// [`rank_unit`].
+    /// The rank key: what a hand is worth when flushes are ignored.
+    /// Additive: see [`rank_unit`].
     #[inline(always)]
-    pub fn rank_key(self) -> u64 {
-        self.key & (RANK_BITS | COUNT_BITS)
+    pub fn rank_key(self) -> u32 {
+        (self.key & RANK_BITS) as u32
     }
 
     /// The 13-bit rank mask of one suit (`Suit::index()` order).
@@ -217,10 +216,10 @@ impl Hand {
 }
 
 /// What one card of rank `rank` (0 = deuce .. 12 = ace) adds to a
-/// [`Hand::rank_key`] (its rank count and the card count).
+/// [`Hand::rank_key`].
 #[inline(always)]
-pub const fn rank_unit(rank: u8) -> u64 {
-    (1 << (3 * rank as u32)) + COUNT_ONE
+pub const fn rank_unit(rank: u8) -> u32 {
+    RANK_MULTIPLIERS[rank as usize]
 }
 
 /// Strength of 5, 6 or 7 distinct cards.
@@ -229,41 +228,53 @@ pub fn evaluate(cards: &[Card]) -> Strength {
     Hand::from_cards(cards).strength()
 }
 
-/// The generated lookup tables.
+/// The generated lookup tables, all in one array so that a hot loop
+/// addresses every one of them from one register:
+/// - the rank multisets of 7 cards (the common case) and of 5 or 6 cards,
+///   each in a row-displacement perfect hash (Tarjan and Yao): the low
+///   [`ROW_BITS`] of a rank key pick its row and the rest its column; each
+///   row's offset slides it to where its keys land on slots no other row
+///   uses;
+/// - the best flush (or straight flush) of each 13-bit suit mask.
 pub struct Tables {
-    /// Perfect-hash slots: the strength of each 5- to 7-card rank multiset
-    /// (7-card multisets in the upper half, 5- and 6-card ones in the lower).
-    ranks: Box<[Strength; 1 << SLOT_BITS]>,
-    /// Displacement of each hash bucket.
-    displace: Box<[u16; 1 << BUCKET_BITS]>,
-    /// Best flush (or straight flush) of a 13-bit suit mask.
-    flush: Box<[Strength; 1 << 13]>,
-    multiplier: u64,
+    t: Box<[Strength; TABLES_LEN]>,
 }
 
-const SLOT_BITS: u32 = 17;
-const HALF_MASK: usize = (1 << (SLOT_BITS - 1)) - 1;
-const BUCKET_BITS: u32 = 13;
+const ROW_BITS: u32 = 13;
+const ROW_MASK: usize = (1 << ROW_BITS) - 1;
+/// Where each table starts in [`Tables`], and the index masks of the hash
+/// slots (powers of two above the slots the rows fill).
+const SEVEN_ROWS: usize = 0;
+const SEVEN_SLOTS: usize = SEVEN_ROWS + (1 << ROW_BITS);
+const SEVEN_SLOT_MASK: usize = (1 << 16) - 1;
+const FEWER_ROWS: usize = SEVEN_SLOTS + SEVEN_SLOT_MASK + 1;
+const FEWER_SLOTS: usize = FEWER_ROWS + (1 << ROW_BITS);
+const FEWER_SLOT_MASK: usize = (1 << 15) - 1;
+const FLUSHES: usize = FEWER_SLOTS + FEWER_SLOT_MASK + 1;
+const TABLES_LEN: usize = FLUSHES + (1 << 13);
 
 impl Tables {
     /// The strength of `hand` (5 to 7 cards).
     #[inline(always)]
     pub fn strength(&self, hand: Hand) -> Strength {
+        // The key's bits 25..32 are 0, so its low half is the rank key.
+        if hand.key & (FLUSH_BITS | FEWER_BIT) == 0 {
+            return self.seven_rank_strength(hand.key as u32);
+        }
         let flush = hand.key & FLUSH_BITS;
         if flush != 0 {
             let suit = (flush.trailing_zeros() - SUIT_SHIFT - 3) / 4;
-            let mask = (hand.suits >> (16 * suit)) & 0x1fff;
-            return self.flush[mask as usize];
+            let mask = (hand.suits >> (16 * suit)) as u16;
+            return self.flush_strength(mask);
         }
-        self.ranks[self.slot(hand.key)]
+        self.row_hash(FEWER_ROWS, FEWER_SLOTS, FEWER_SLOT_MASK, hand.key as u32)
     }
 
-    /// The strength of 5 to 7 cards with these rank counts (a
-    /// [`Hand::rank_key`] plus any [`rank_unit`]s) when no five of them
-    /// share a suit.
+    /// The strength of 7 cards with this rank key (a [`Hand::rank_key`]
+    /// plus [`rank_unit`]s) when no five of them share a suit.
     #[inline(always)]
-    pub fn rank_strength(&self, rank_key: u64) -> Strength {
-        self.ranks[self.slot(rank_key)]
+    pub fn seven_rank_strength(&self, rank_key: u32) -> Strength {
+        self.row_hash(SEVEN_ROWS, SEVEN_SLOTS, SEVEN_SLOT_MASK, rank_key)
     }
 
     /// The strength of a hand of at most 7 cards holding these five or more
@@ -271,23 +282,23 @@ impl Tables {
     /// flush, which with 7 cards nothing else in the hand can beat.
     #[inline(always)]
     pub fn flush_strength(&self, mask: u16) -> Strength {
-        self.flush[(mask & 0x1fff) as usize]
+        self.t[FLUSHES + (mask & 0x1fff) as usize]
     }
 
-    /// The slot of a key (a hand's key or a rank key): the hash of the rank
-    /// counts, displaced, picks a slot in one half; the 7-card bit picks
-    /// the half.
+    /// A row-displacement lookup: one load of the row's offset (the 16 KB
+    /// of offsets stay in the first-level cache), one add, one load of the
+    /// strength; no multiply. The masks only keep indices in bounds (they
+    /// change nothing for a hand of at most 7 cards).
     #[inline(always)]
-    fn slot(&self, key: u64) -> usize {
-        let h = (key & RANK_BITS).wrapping_mul(self.multiplier);
-        let bucket = (h >> (64 - BUCKET_BITS)) as usize & ((1 << BUCKET_BITS) - 1);
-        let low = (((h >> 20) as usize) ^ self.displace[bucket] as usize) & HALF_MASK;
-        low | ((key >> (SEVEN_BIT - (SLOT_BITS - 1))) as usize & (HALF_MASK + 1))
+    fn row_hash(&self, rows: usize, slots: usize, slot_mask: usize, rank_key: u32) -> Strength {
+        let offset = self.t[rows + (rank_key as usize & ROW_MASK)];
+        let slot = (rank_key >> ROW_BITS) as usize + offset as usize;
+        self.t[slots + (slot & slot_mask)]
     }
 
     /// Bytes held by the tables.
     pub fn size_bytes(&self) -> usize {
-        2 * (self.ranks.len() + self.displace.len() + self.flush.len())
+        2 * self.t.len()
     }
 }
 
@@ -332,7 +343,10 @@ mod build {
     use std::collections::HashMap;
 
     use super::reference::{value_of_ranks, Value};
-    use super::{Strength, Tables, BUCKET_BITS, HALF_MASK, SLOT_BITS};
+    use super::{
+        Strength, Tables, FEWER_ROWS, FLUSHES, MAX_RANK_KEY, RANK_MULTIPLIERS, ROW_BITS,
+        SEVEN_ROWS, TABLES_LEN,
+    };
 
     /// Every 5-card class value in order: position + 1 is the strength.
     pub(super) fn class_values() -> Vec<Value> {
@@ -396,11 +410,11 @@ mod build {
         flush
     }
 
-    pub(super) fn rank_key(counts: &[u8; 13]) -> u64 {
+    pub(super) fn rank_key(counts: &[u8; 13]) -> u32 {
         counts
             .iter()
-            .enumerate()
-            .map(|(r, &c)| u64::from(c) << (3 * r))
+            .zip(RANK_MULTIPLIERS)
+            .map(|(&c, m)| u32::from(c) * m)
             .sum()
     }
 
@@ -415,8 +429,9 @@ mod build {
         // 5-card multisets from the reference; a 6- or 7-card multiset is
         // worth its best sub-multiset with one card fewer (the best five of
         // n cards are among some n-1 of them), so each costs 13 lookups.
-        let mut by_key: HashMap<u64, Strength> = HashMap::with_capacity(73_775);
-        let mut entries: Vec<(u64, bool, Strength)> = Vec::with_capacity(73_775);
+        let mut by_key: HashMap<u32, Strength> = HashMap::with_capacity(73_775);
+        let mut fewer = Vec::with_capacity(24_570);
+        let mut seven = Vec::with_capacity(49_205);
         for n in 5..=7 {
             for_each_multiset(n, &mut |counts| {
                 let key = rank_key(counts);
@@ -425,82 +440,104 @@ mod build {
                 } else {
                     (0..13)
                         .filter(|&r| counts[r] > 0)
-                        .map(|r| by_key[&(key - (1 << (3 * r)))])
+                        .map(|r| by_key[&(key - RANK_MULTIPLIERS[r])])
                         .max()
                         .unwrap_or(0)
                 };
                 by_key.insert(key, s);
-                entries.push((key, n == 7, s));
+                if n == 7 { &mut seven } else { &mut fewer }.push((key, s));
             });
         }
-        let flush = flush_table(&strength_of);
-        // Hash and displace: try multipliers from a fixed sequence until
-        // every bucket finds a displacement (the first one works in practice).
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        loop {
-            seed = crate::rng::mix64(seed);
-            let multiplier = seed | 1;
-            if let Some((ranks, displace)) = displace(&entries, multiplier) {
-                // Fixed-size arrays: every index the lookups compute is
-                // masked to the array's size, so no bounds check remains.
-                return Tables {
-                    ranks: boxed_array(ranks),
-                    displace: boxed_array(displace),
-                    flush: boxed_array(flush),
-                    multiplier,
-                };
-            }
+        let mut t = vec![0; TABLES_LEN];
+        displace_rows(&seven, &mut t[SEVEN_ROWS..FEWER_ROWS]);
+        displace_rows(&fewer, &mut t[FEWER_ROWS..FLUSHES]);
+        t[FLUSHES..].copy_from_slice(&flush_table(&strength_of));
+        Tables {
+            t: t.into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("the tables' length is fixed")),
         }
     }
 
-    fn boxed_array<const N: usize>(v: Vec<u16>) -> Box<[u16; N]> {
-        v.into_boxed_slice()
-            .try_into()
-            .expect("table generated with its fixed size")
+    /// Row displacement, first fit, fullest rows first: each row goes to
+    /// the lowest offset where all its keys land on free slots. Offsets are
+    /// tried 64 at a time against a bitmap of the filled slots, which keeps
+    /// the build fast when the table is nearly full.
+    /// `out` receives the `1 << ROW_BITS` row offsets, then the slots.
+    fn displace_rows(entries: &[(u32, Strength)], out: &mut [Strength]) {
+        const _: () = assert!((MAX_RANK_KEY >> ROW_BITS) < 1 << 16);
+        let (offsets, slots) = out.split_at_mut(1 << ROW_BITS);
+        let n_slots = slots.len();
+        let mut rows: Vec<Vec<(usize, Strength)>> = vec![Vec::new(); 1 << ROW_BITS];
+        for &(key, s) in entries {
+            rows[key as usize & ((1 << ROW_BITS) - 1)].push(((key >> ROW_BITS) as usize, s));
+        }
+        let mut order: Vec<usize> = (0..rows.len()).filter(|&r| !rows[r].is_empty()).collect();
+        order.sort_by_key(|&r| (std::cmp::Reverse(rows[r].len()), r));
+        let mut filled = Filled::new(n_slots);
+        for r in order {
+            let row = &rows[r];
+            let first = row.iter().map(|&(col, _)| col).min().unwrap_or(0);
+            let mut start = filled.first_free().saturating_sub(first);
+            let offset = loop {
+                assert!(start < n_slots, "the rows fit in {n_slots} slots");
+                // Bit i of `blocked`: offset start + i puts a key on a
+                // filled slot.
+                let blocked = row
+                    .iter()
+                    .fold(0, |b, &(col, _)| b | filled.window(start + col));
+                if blocked != u64::MAX {
+                    break start + (!blocked).trailing_zeros() as usize;
+                }
+                start += 64;
+            };
+            for &(col, s) in row {
+                slots[offset + col] = s;
+                filled.fill(offset + col);
+            }
+            offsets[r] = u16::try_from(offset).expect("offsets below 65,536");
+        }
     }
 
-    /// Hash and displace: a bucket's keys move together (their hashes
-    /// XOR one displacement) to free slots of their half (7-card keys in
-    /// the upper half, others in the lower), largest buckets first.
-    fn displace(
-        entries: &[(u64, bool, Strength)],
-        multiplier: u64,
-    ) -> Option<(Vec<Strength>, Vec<u16>)> {
-        let slots = 1usize << SLOT_BITS;
-        let mut buckets: Vec<Vec<(usize, usize, Strength)>> = vec![Vec::new(); 1 << BUCKET_BITS];
-        for &(key, seven, s) in entries {
-            let h = key.wrapping_mul(multiplier);
-            let half = if seven { HALF_MASK + 1 } else { 0 };
-            buckets[(h >> (64 - BUCKET_BITS)) as usize].push(((h >> 20) as usize, half, s));
-        }
-        let mut order: Vec<usize> = (0..buckets.len()).collect();
-        order.sort_by_key(|&b| std::cmp::Reverse(buckets[b].len()));
-        let mut used = vec![false; slots];
-        let mut ranks = vec![0; slots];
-        let mut displace = vec![0u16; buckets.len()];
-        for b in order {
-            let items = &buckets[b];
-            if items.is_empty() {
-                break;
-            }
-            let mut taken: Vec<usize> = Vec::with_capacity(items.len());
-            let found = (0..=u16::MAX).find(|&d| {
-                taken.clear();
-                items.iter().all(|&(h, half, _)| {
-                    let slot = ((h ^ d as usize) & HALF_MASK) | half;
-                    let free = !used[slot] && !taken.contains(&slot);
-                    taken.push(slot);
-                    free
-                })
-            })?;
-            displace[b] = found;
-            for &(h, half, s) in items {
-                let slot = ((h ^ found as usize) & HALF_MASK) | half;
-                used[slot] = true;
-                ranks[slot] = s;
+    /// A bitmap of a table's filled slots; every bit past the table's end
+    /// reads as filled, so no offset can push a key out of it.
+    struct Filled {
+        words: Vec<u64>,
+        first_free: usize,
+    }
+
+    impl Filled {
+        fn new(slots: usize) -> Filled {
+            // Room past the end for a window at any offset below `slots`
+            // plus the widest row's span (under 1 << 16 columns).
+            let mut words = vec![u64::MAX; (2 * slots + (1 << 16)) / 64 + 2];
+            words[..slots / 64].fill(0);
+            Filled {
+                words,
+                first_free: 0,
             }
         }
-        Some((ranks, displace))
+
+        /// Bits `i..i + 64`.
+        fn window(&self, i: usize) -> u64 {
+            let (w, b) = (i / 64, i % 64);
+            if b == 0 {
+                self.words[w]
+            } else {
+                self.words[w] >> b | self.words[w + 1] << (64 - b)
+            }
+        }
+
+        fn fill(&mut self, i: usize) {
+            self.words[i / 64] |= 1 << (i % 64);
+            while self.window(self.first_free) & 1 == 1 {
+                self.first_free += 1;
+            }
+        }
+
+        fn first_free(&self) -> usize {
+            self.first_free
+        }
     }
 }
 
@@ -717,6 +754,24 @@ mod tests {
         assert_eq!(show("As Ks Qs Js Ts 2c 3d"), "As Ks Qs Js Ts");
         assert_eq!(show("2c 2d 7h 7s Ac 3d 4d"), "7h 7s 2c 2d Ac");
         assert_eq!(show("Ah 2d 3c 4s 5h 9c Jd"), "5h 4s 3c 2d Ah");
+    }
+
+    #[test]
+    fn rank_multipliers_give_every_multiset_of_up_to_7_cards_its_own_sum() {
+        let mut keys = Vec::new();
+        for n in 0..=7 {
+            build::for_each_multiset(n, &mut |counts| keys.push(build::rank_key(counts)));
+        }
+        let total = keys.len();
+        assert_eq!(total, 76_155);
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), total, "two multisets share a rank key");
+        assert_eq!(keys.last(), Some(&MAX_RANK_KEY));
+        assert!(u64::from(MAX_RANK_KEY) <= RANK_BITS);
+        // Hands add card by card: a hand's rank key is its multiset's.
+        let hand = Hand::from_cards(&parse_cards("Ac Ad Ah As Kc Kd Kh").unwrap());
+        assert_eq!(hand.rank_key(), MAX_RANK_KEY);
     }
 
     #[test]
