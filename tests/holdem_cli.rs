@@ -82,32 +82,86 @@ fn shards_merge_into_the_whole_run() {
         "5000",
         "--stacks",
         "uniform:10bb-100bb",
+        "--phh-every",
+        "7",
         "-q",
     ];
-    let whole = d.join("whole.csv");
-    run_ok(&[&args[..], &["-o", s(&whole)]].concat());
+    let outputs = |name: &str| {
+        let [csv, pots, phh] =
+            ["csv", "pots.csv", "phhs"].map(|ext| d.join(format!("{name}.{ext}")));
+        (csv, pots, phh)
+    };
+    let (whole, whole_pots, whole_phh) = outputs("whole");
+    run_ok(
+        &[
+            &args[..],
+            &[
+                "-o",
+                s(&whole),
+                "--pots",
+                s(&whole_pots),
+                "--phh",
+                s(&whole_phh),
+            ],
+        ]
+        .concat(),
+    );
     let mut summaries = Vec::new();
     for k in 0..3 {
-        let csv = d.join(format!("s{k}.csv"));
+        let (csv, pots, phh) = outputs(&format!("s{k}"));
         let sum = d.join(format!("s{k}.json"));
         let shard = format!("{k}/3");
         run_ok(
             &[
                 &args[..],
                 &["--shard", &shard, "-o", s(&csv), "--summary", s(&sum)],
+                &["--pots", s(&pots), "--phh", s(&phh)],
             ]
             .concat(),
         );
         summaries.push(sum);
     }
-    let merged = d.join("merged.csv");
-    let mut m = vec!["merge", "-q", "-o", s(&merged)];
+    let (merged, merged_pots, merged_phh) = outputs("merged");
+    let mut m = vec!["merge", "-q", "-o", s(&merged), "--pots", s(&merged_pots)];
+    m.extend(["--phh", s(&merged_phh)]);
     m.extend(summaries.iter().map(|p| s(p)));
     run_ok(&m);
-    assert_eq!(
-        std::fs::read(&whole).unwrap(),
-        std::fs::read(&merged).unwrap()
+    for (a, b) in [
+        (&whole, &merged),
+        (&whole_pots, &merged_pots),
+        (&whole_phh, &merged_phh),
+    ] {
+        assert_eq!(
+            std::fs::read(a).unwrap(),
+            std::fs::read(b).unwrap(),
+            "{}",
+            b.display()
+        );
+    }
+    // The merged histories replay and check.
+    run_ok(&["replay", "--check", s(&merged_phh)]);
+
+    // A shard run without --pots cannot give its pots to the merge; the
+    // same path for two merged outputs is refused.
+    let sum = d.join("plain.json");
+    run_ok(
+        &[
+            &["holdem", "--hands", "300", "-q"][..],
+            &[
+                "--shard",
+                "0/1",
+                "-o",
+                s(&d.join("plain.csv")),
+                "--summary",
+                s(&sum),
+            ],
+        ]
+        .concat(),
     );
+    let err = bad(&["merge", "--pots", s(&d.join("p.csv")), s(&sum)]);
+    assert!(err.contains("has no pots CSV"), "{err}");
+    let err = bad(&["merge", "-o", s(&merged), "--pots", s(&merged), s(&sum)]);
+    assert!(err.contains("its own path"), "{err}");
 }
 
 #[test]

@@ -15,6 +15,14 @@ pub struct MergeArgs {
     /// Merged CSV (`-` for stdout), from the CSVs the shard summaries name.
     #[arg(long, short = 'o', value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// Merged pots CSV (hold'em), from the `--pots` files the shard
+    /// summaries name.
+    #[arg(long, value_name = "PATH")]
+    pub pots: Option<PathBuf>,
+    /// Merged `.phhs` hand histories (hold'em), from the `--phh FILE.phhs`
+    /// files the shard summaries name.
+    #[arg(long, value_name = "FILE.phhs")]
+    pub phh: Option<PathBuf>,
     /// Merged summary JSON.
     #[arg(long, value_name = "PATH")]
     pub summary: Option<PathBuf>,
@@ -30,6 +38,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
     merge(&MergeConfig {
         shards: args.shards,
         out: args.out,
+        side_out: args.pots,
+        bundle_out: args.phh,
         summary: args.summary,
         hist: args.hist,
         quiet: args.quiet,

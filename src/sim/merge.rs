@@ -5,7 +5,8 @@
 //! state of every metric and where its CSV is. `merge` refuses shards that
 //! disagree on the identity or that do not tile `[0, games)` exactly, adds
 //! the exact states in game order, and concatenates the CSVs under one
-//! header. Statistics, histograms and CSV then equal the unsharded run's;
+//! header (and so the side CSVs, and the bundles of whole files, which have
+//! no header). Statistics, histograms and CSV then equal the unsharded run's;
 //! only the timing fields differ (the merged wall time is the shards' sum).
 
 use std::fs::{self, File};
@@ -24,6 +25,10 @@ pub struct MergeConfig {
     pub shards: Vec<PathBuf>,
     /// Merged CSV (`-` for stdout), from the shards' CSVs.
     pub out: Option<PathBuf>,
+    /// Merged side CSV (hold'em's `--pots`), from the shards' side CSVs.
+    pub side_out: Option<PathBuf>,
+    /// Merged bundle of whole files (hold'em's `--phh FILE.phhs`).
+    pub bundle_out: Option<PathBuf>,
     pub summary: Option<PathBuf>,
     pub hist: Option<PathBuf>,
     pub quiet: bool,
@@ -81,6 +86,8 @@ pub fn merge(config: &MergeConfig) -> Result<Summary, RunError> {
         wall_time_s: wall,
         games_per_s: if wall > 0.0 { games as f64 / wall } else { 0.0 },
         csv: None,
+        side_csv: None,
+        bundle: None,
         metrics: metrics
             .iter()
             .zip(&accs)
@@ -92,15 +99,33 @@ pub fn merge(config: &MergeConfig) -> Result<Summary, RunError> {
             .map(|(m, a)| a.to_state(&m.name))
             .collect(),
     };
-    if let Some(out) = &config.out {
-        let csvs = shards
+    let parts = [Part::Csv, Part::SideCsv, Part::Bundle];
+    for (i, a) in parts.iter().enumerate() {
+        for b in &parts[i + 1..] {
+            if let (Some(pa), Some(pb)) = (a.merged_path(config), b.merged_path(config)) {
+                if pa == pb {
+                    return Err(RunError::Input(format!(
+                        "{} and {} both name '{}': give each merged output its own path",
+                        a.describe().2,
+                        b.describe().2,
+                        pa.display()
+                    )));
+                }
+            }
+        }
+    }
+    for part in parts {
+        let Some(out) = part.merged_path(config) else {
+            continue;
+        };
+        let files = shards
             .iter()
-            .map(|(path, s)| shard_csv(path, s))
+            .map(|(path, s)| part.shard_file(path, s))
             .collect::<Result<Vec<_>, _>>()?;
-        concatenate(&csvs, out)?;
+        concatenate(&files, out, part)?;
         if let Some(sum) = &config.summary {
             if out != Path::new("-") {
-                merged.csv = Some(super::output::csv_reference(out, sum));
+                *part.recorded(&mut merged) = Some(super::output::csv_reference(out, sum));
             }
         }
     }
@@ -190,41 +215,99 @@ fn check_tiling(shards: &[(PathBuf, Summary)]) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Where a shard's CSV is: its summary records it, relative to the summary's
-/// own directory when it sits there.
-fn shard_csv(summary_path: &Path, s: &Summary) -> Result<PathBuf, RunError> {
-    let name = s.csv.as_ref().ok_or_else(|| {
-        RunError::Input(format!(
-            "{} has no CSV (run the shard with --out FILE and --summary) so --out cannot be merged",
-            summary_path.display()
-        ))
-    })?;
-    let path = Path::new(name);
-    Ok(if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        summary_path.parent().unwrap_or(Path::new("")).join(path)
-    })
+/// The outputs `merge` joins: each shard's summary records where its file
+/// is, relative to the summary's own directory when it sits there.
+#[derive(Clone, Copy)]
+enum Part {
+    Csv,
+    SideCsv,
+    Bundle,
 }
 
-/// Writes the shards' CSVs one after another under the first one's header.
-fn concatenate(csvs: &[PathBuf], out: &Path) -> Result<(), RunError> {
+impl Part {
+    fn merged_path(self, config: &MergeConfig) -> Option<&Path> {
+        match self {
+            Part::Csv => config.out.as_deref(),
+            Part::SideCsv => config.side_out.as_deref(),
+            Part::Bundle => config.bundle_out.as_deref(),
+        }
+    }
+
+    fn recorded(self, s: &mut Summary) -> &mut Option<String> {
+        match self {
+            Part::Csv => &mut s.csv,
+            Part::SideCsv => &mut s.side_csv,
+            Part::Bundle => &mut s.bundle,
+        }
+    }
+
+    fn recorded_in(self, s: &Summary) -> Option<&str> {
+        match self {
+            Part::Csv => s.csv.as_deref(),
+            Part::SideCsv => s.side_csv.as_deref(),
+            Part::Bundle => s.bundle.as_deref(),
+        }
+    }
+
+    /// What it is, and the shard options that write it, for messages.
+    fn describe(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Part::Csv => ("CSV", "--out FILE", "--out"),
+            Part::SideCsv => ("pots CSV", "--pots FILE", "--pots"),
+            Part::Bundle => ("hand-history bundle", "--phh FILE.phhs", "--phh"),
+        }
+    }
+
+    /// Only CSVs start with a header, written once in the merged file.
+    fn has_header(self) -> bool {
+        !matches!(self, Part::Bundle)
+    }
+
+    fn shard_file(self, summary_path: &Path, s: &Summary) -> Result<PathBuf, RunError> {
+        let (what, shard_option, merge_option) = self.describe();
+        let name = self.recorded_in(s).ok_or_else(|| {
+            RunError::Input(format!(
+                "{} has no {what} (run the shard with {shard_option} and --summary) so {merge_option} cannot be merged",
+                summary_path.display()
+            ))
+        })?;
+        let path = Path::new(name);
+        Ok(if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            summary_path.parent().unwrap_or(Path::new("")).join(path)
+        })
+    }
+}
+
+/// Writes the shards' files one after another (CSVs under the first one's
+/// header), to a temporary file renamed into place at the end.
+fn concatenate(files: &[PathBuf], out: &Path, part: Part) -> Result<(), RunError> {
+    let (what, _, merge_option) = part.describe();
     let to_stdout = out == Path::new("-");
     let tmp = partial_path(out);
     let io_err = |what: String| move |e: io::Error| RunError::Io { what, source: e };
     let mut sink: Box<dyn Write> = if to_stdout {
         Box::new(BufWriter::new(io::stdout()))
     } else {
-        let f = File::create(&tmp)
-            .map_err(|e| RunError::Input(format!("cannot write --out '{}': {e}", out.display())))?;
+        let f = File::create(&tmp).map_err(|e| {
+            RunError::Input(format!(
+                "cannot write {merge_option} '{}': {e}",
+                out.display()
+            ))
+        })?;
         Box::new(BufWriter::with_capacity(1 << 20, f))
     };
     let mut header: Option<String> = None;
-    for path in csvs {
+    for path in files {
         let file = File::open(path).map_err(|e| {
-            RunError::Input(format!("cannot read shard CSV {}: {e}", path.display()))
+            RunError::Input(format!("cannot read shard {what} {}: {e}", path.display()))
         })?;
         let mut reader = BufReader::with_capacity(1 << 20, file);
+        if !part.has_header() {
+            copy_into(&mut reader, &mut sink, path)?;
+            continue;
+        }
         let mut first = String::new();
         reader
             .read_line(&mut first)
@@ -232,34 +315,25 @@ fn concatenate(csvs: &[PathBuf], out: &Path) -> Result<(), RunError> {
         match &header {
             None => {
                 sink.write_all(first.as_bytes())
-                    .map_err(io_err("cannot write the merged CSV".into()))?;
+                    .map_err(io_err(format!("cannot write the merged {what}")))?;
                 header = Some(first);
             }
             Some(h) if *h != first => {
                 return Err(RunError::Input(format!(
-                    "{} has a different CSV header from the first shard",
+                    "{} has a different {what} header from the first shard",
                     path.display()
                 )));
             }
             Some(_) => {}
         }
-        io::copy(&mut reader, &mut sink).map_err(|e| {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                RunError::BrokenPipe
-            } else {
-                RunError::Io {
-                    what: format!("cannot copy {}", path.display()),
-                    source: e,
-                }
-            }
-        })?;
+        copy_into(&mut reader, &mut sink, path)?;
     }
     sink.flush().map_err(|e| {
         if e.kind() == io::ErrorKind::BrokenPipe {
             RunError::BrokenPipe
         } else {
             RunError::Io {
-                what: "cannot write the merged CSV".into(),
+                what: format!("cannot write the merged {what}"),
                 source: e,
             }
         }
@@ -268,5 +342,24 @@ fn concatenate(csvs: &[PathBuf], out: &Path) -> Result<(), RunError> {
     if !to_stdout {
         fs::rename(&tmp, out).map_err(io_err(format!("cannot rename to {}", out.display())))?;
     }
+    Ok(())
+}
+
+/// Copies the rest of a shard's file into the merged one.
+fn copy_into(
+    reader: &mut impl io::Read,
+    sink: &mut dyn Write,
+    path: &Path,
+) -> Result<(), RunError> {
+    io::copy(reader, sink).map_err(|e| {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            RunError::BrokenPipe
+        } else {
+            RunError::Io {
+                what: format!("cannot copy {}", path.display()),
+                source: e,
+            }
+        }
+    })?;
     Ok(())
 }

@@ -176,6 +176,13 @@ pub struct Summary {
     /// The CSV file of this run, relative to the summary's directory when it
     /// sits there, so a folder of shards can be moved as a whole.
     pub csv: Option<String>,
+    /// The side CSV (hold'em's `--pots`), recorded like `csv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side_csv: Option<String>,
+    /// The file bundling the game's whole files (hold'em's `--phh
+    /// FILE.phhs`), recorded like `csv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bundle: Option<String>,
     pub metrics: Vec<MetricSummary>,
     /// Exact state of every metric, for `merge`.
     pub state: Vec<AccumulatorState>,
@@ -272,7 +279,7 @@ pub fn summary_table(s: &Summary) -> String {
     out
 }
 
-/// The CSV path as recorded in a summary written to `summary_path`.
+/// An output's path as recorded in a summary written to `summary_path`.
 pub fn csv_reference(csv: &Path, summary_path: &Path) -> String {
     let csv_dir = csv.parent().filter(|p| !p.as_os_str().is_empty());
     let sum_dir = summary_path.parent().filter(|p| !p.as_os_str().is_empty());

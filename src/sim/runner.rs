@@ -650,6 +650,16 @@ impl Writer {
                 (Some(out), Some(sum)) if out != Path::new("-") => Some(csv_reference(out, sum)),
                 _ => None,
             },
+            side_csv: config
+                .side_out
+                .as_deref()
+                .zip(config.summary.as_deref())
+                .map(|(side, sum)| csv_reference(side, sum)),
+            bundle: config
+                .files_bundle
+                .as_deref()
+                .zip(config.summary.as_deref())
+                .map(|(bundle, sum)| csv_reference(bundle, sum)),
             metrics: metrics
                 .iter()
                 .zip(&self.accs)
