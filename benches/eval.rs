@@ -1,11 +1,13 @@
 //! Evaluator speed, one core: random-order 7-card hands (each built from its
-//! 7 cards) and the enumeration of all 133,784,560 7-card hands.
+//! 7 cards), one at a time and through the batch evaluator, and the
+//! enumeration of all 133,784,560 7-card hands.
 //!
 //! `cargo bench --bench eval`
 
 use std::hint::black_box;
 
 use cardsim::cards::Card;
+use cardsim::holdem::batch_eval::strengths_of_sevens;
 use cardsim::holdem::eval::{for_each_seven_card_strength, tables, Hand};
 use cardsim::rng::game_rng;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -40,6 +42,13 @@ fn eval(c: &mut Criterion) {
                 sum += u32::from(t.strength(Hand::from_cards(h)));
             }
             sum
+        })
+    });
+    let mut out = vec![0; hands.len()];
+    g.bench_function("random 7-card hands, batch", |b| {
+        b.iter(|| {
+            strengths_of_sevens(t, black_box(&hands), &mut out);
+            out.iter().map(|&s| u32::from(s)).sum::<u32>()
         })
     });
     g.throughput(Throughput::Elements(133_784_560));

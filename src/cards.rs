@@ -125,7 +125,10 @@ impl fmt::Display for Suit {
 }
 
 /// One card: `rank * 4 + suit` for the 52 standard cards, 52 and 53 for jokers.
+/// Transparent, so a slice of cards is a slice of their index bytes (the
+/// batch evaluator loads hands as bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(transparent)]
 pub struct Card(u8);
 
 impl Card {

@@ -10,6 +10,7 @@
 
 pub mod agents;
 pub mod allin;
+pub mod batch_eval;
 pub mod board_enum;
 pub mod equity;
 pub mod eval;
