@@ -344,7 +344,7 @@ mod build {
 
     use super::reference::{value_of_ranks, Value};
     use super::{
-        Strength, Tables, FEWER_ROWS, FLUSHES, MAX_RANK_KEY, RANK_MULTIPLIERS, ROW_BITS,
+        Strength, Tables, FEWER_ROWS, FLUSHES, MAX_RANK_KEY, RANK_MULTIPLIERS, ROW_BITS, ROW_MASK,
         SEVEN_ROWS, TABLES_LEN,
     };
 
@@ -470,7 +470,7 @@ mod build {
         let n_slots = slots.len();
         let mut rows: Vec<Vec<(usize, Strength)>> = vec![Vec::new(); 1 << ROW_BITS];
         for &(key, s) in entries {
-            rows[key as usize & ((1 << ROW_BITS) - 1)].push(((key >> ROW_BITS) as usize, s));
+            rows[key as usize & ROW_MASK].push(((key >> ROW_BITS) as usize, s));
         }
         let mut order: Vec<usize> = (0..rows.len()).filter(|&r| !rows[r].is_empty()).collect();
         order.sort_by_key(|&r| (std::cmp::Reverse(rows[r].len()), r));

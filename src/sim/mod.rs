@@ -142,46 +142,55 @@ pub trait Game: Sync {
 pub struct Extras<'a> {
     side: &'a mut Vec<u8>,
     files: &'a mut Vec<(String, Vec<u8>)>,
-    /// Whether the run writes the side CSV / files at all.
-    side_wanted: bool,
-    files_wanted: bool,
-    /// The files go into one bundle file rather than a directory.
-    pub(crate) bundled: bool,
+    wanted: ExtrasWanted,
     index: u64,
+}
+
+/// Which outputs beside the main CSV a run writes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ExtrasWanted {
+    pub side: bool,
+    pub files: bool,
+    /// The files go into one bundle file rather than a directory.
+    pub bundled: bool,
+}
+
+impl ExtrasWanted {
+    pub fn any(self) -> bool {
+        self.side || self.files
+    }
 }
 
 impl<'a> Extras<'a> {
     pub(crate) fn new(
         side: &'a mut Vec<u8>,
         files: &'a mut Vec<(String, Vec<u8>)>,
-        wanted: (bool, bool),
+        wanted: ExtrasWanted,
         index: u64,
     ) -> Extras<'a> {
         Extras {
             side,
             files,
-            side_wanted: wanted.0,
-            files_wanted: wanted.1,
-            bundled: false,
+            wanted,
             index,
         }
     }
 
     /// Whether side rows are written by this run (skip building them if not).
     pub fn side_wanted(&self) -> bool {
-        self.side_wanted
+        self.wanted.side
     }
 
     /// Whether whole files are written by this run.
     pub fn files_wanted(&self) -> bool {
-        self.files_wanted
+        self.wanted.files
     }
 
     /// Whether the files are bundled one after another into a single file
     /// (then each must carry what tells it apart, such as a `.phhs`
     /// section header) rather than written under their names.
     pub fn files_bundled(&self) -> bool {
-        self.bundled
+        self.wanted.bundled
     }
 
     /// Starts one side row, its `game` column filled in; the row ends when
@@ -195,7 +204,7 @@ impl<'a> Extras<'a> {
     /// A whole file, written (atomically) as `name` in the run's files
     /// directory. `name` must be a plain file name.
     pub fn file(&mut self, name: String, bytes: Vec<u8>) {
-        if self.files_wanted {
+        if self.wanted.files {
             self.files.push((name, bytes));
         }
     }

@@ -258,11 +258,11 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     }
 
     let kinds: Vec<MetricKind> = metrics.iter().map(|m| m.kind).collect();
-    let wanted = (
-        writer.side_sink.is_some(),
-        config.files_dir.is_some() || writer.bundle_sink.is_some(),
-    );
-    let bundled = writer.bundle_sink.is_some();
+    let wanted = super::ExtrasWanted {
+        side: writer.side_sink.is_some(),
+        files: config.files_dir.is_some() || writer.bundle_sink.is_some(),
+        bundled: writer.bundle_sink.is_some(),
+    };
     // Without --out the rows are not even formatted.
     let want_csv = config.out.is_some();
     let batch_games = CHUNK_GAMES * CHUNKS_PER_THREAD * threads as u64;
@@ -281,7 +281,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
                     .into_par_iter()
                     .map(|r| {
                         let csv_columns = want_csv.then_some(columns.len());
-                        play_chunk(game, config.seed, r, &kinds, csv_columns, wanted, bundled)
+                        play_chunk(game, config.seed, r, &kinds, csv_columns, wanted)
                     })
                     .collect()
             });
@@ -463,8 +463,7 @@ fn play_chunk<G: Game>(
     games: Range<u64>,
     kinds: &[MetricKind],
     csv_columns: Option<usize>,
-    wanted: (bool, bool),
-    bundled: bool,
+    wanted: super::ExtrasWanted,
 ) -> Result<ChunkOut, RunError> {
     let mut scratch = game.new_scratch();
     let mut side = Vec::new();
@@ -496,9 +495,8 @@ fn play_chunk<G: Game>(
             }
             row.end();
         }
-        if wanted.0 || wanted.1 {
+        if wanted.any() {
             let mut extras = super::Extras::new(&mut side, &mut files, wanted, index);
-            extras.bundled = bundled;
             game.write_extras(index, &record, &mut extras);
         }
         obs.reset(kinds.len());
@@ -634,6 +632,11 @@ impl Writer {
         self.progress.finish();
         let wall = self.elapsed();
         let played = range.end - range.start;
+        // Each output file, as the summary records it (none on stdout).
+        let recorded = |path: Option<&Path>| match (path, &config.summary) {
+            (Some(p), Some(sum)) if p != Path::new("-") => Some(csv_reference(p, sum)),
+            _ => None,
+        };
         let summary = Summary {
             identity: self.identity.clone(),
             shard: self.shard,
@@ -646,20 +649,9 @@ impl Writer {
             } else {
                 0.0
             },
-            csv: match (&config.out, &config.summary) {
-                (Some(out), Some(sum)) if out != Path::new("-") => Some(csv_reference(out, sum)),
-                _ => None,
-            },
-            side_csv: config
-                .side_out
-                .as_deref()
-                .zip(config.summary.as_deref())
-                .map(|(side, sum)| csv_reference(side, sum)),
-            bundle: config
-                .files_bundle
-                .as_deref()
-                .zip(config.summary.as_deref())
-                .map(|(bundle, sum)| csv_reference(bundle, sum)),
+            csv: recorded(config.out.as_deref()),
+            side_csv: recorded(config.side_out.as_deref()),
+            bundle: recorded(config.files_bundle.as_deref()),
             metrics: metrics
                 .iter()
                 .zip(&self.accs)
