@@ -13,7 +13,8 @@ use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::output::{partial_path, summary_table, Summary};
+use super::output::{partial_path, Summary};
+use super::report::summary_table;
 use super::runner::{write_outputs, RunError};
 use super::stats::Accumulator;
 use super::Metric;

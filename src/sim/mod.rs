@@ -7,6 +7,8 @@
 
 pub mod merge;
 pub mod output;
+mod progress;
+pub mod report;
 pub mod runner;
 pub mod stats;
 

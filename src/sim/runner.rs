@@ -7,20 +7,21 @@
 //! batches wait for the writer, so memory is bounded by threads × chunk, not
 //! by the number of games.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use thiserror::Error;
 
 use super::output::{
-    checkpoint_path, csv_reference, partial_path, summary_table, write_atomic, Checkpoint, CsvSink,
-    RunIdentity, ShardInfo, Summary,
+    checkpoint_path, csv_reference, partial_path, write_atomic, Checkpoint, CsvSink, RunIdentity,
+    ShardInfo, Summary,
 };
+use super::progress::Progress;
+use super::report::summary_table;
 use super::stats::Accumulator;
 use super::{Game, Metric, MetricKind, Observations, Row};
 use crate::rng::game_rng;
@@ -730,70 +731,4 @@ pub fn write_outputs(
         )))?;
     }
     Ok(())
-}
-
-/// Progress on stderr: an indicatif bar on a terminal, a plain line every few
-/// seconds when forced with `--progress` elsewhere, nothing otherwise.
-struct Progress {
-    bar: Option<ProgressBar>,
-    lines: bool,
-    first: u64,
-    total: u64,
-    done: u64,
-    started: Instant,
-    last_line: Instant,
-}
-
-impl Progress {
-    fn new(config: &RunConfig, first: u64, total: u64, done: u64) -> Progress {
-        let tty = io::stderr().is_terminal();
-        let show = !config.quiet && (tty || config.progress);
-        let bar = (show && tty).then(|| {
-            let bar = ProgressBar::new(total);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games, {per_sec}, ETA {eta}",
-                )
-                .expect("the progress template is valid")
-                .progress_chars("=> "),
-            );
-            bar.set_position(done);
-            bar
-        });
-        Progress {
-            bar,
-            lines: show && !tty,
-            first,
-            total,
-            done,
-            started: Instant::now(),
-            last_line: Instant::now(),
-        }
-    }
-
-    fn advance(&mut self, games: u64) {
-        self.done += games;
-        if let Some(bar) = &self.bar {
-            bar.set_position(self.done);
-        } else if self.lines && self.last_line.elapsed() >= Duration::from_secs(5) {
-            self.last_line = Instant::now();
-            let rate = self.done as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
-            let eta = (self.total - self.done) as f64 / rate.max(1e-9);
-            let _ = writeln!(
-                io::stderr(),
-                "progress: {}/{} games ({:.1}%), {:.0} games/s, ETA {:.0} s",
-                self.done,
-                self.total,
-                100.0 * self.done as f64 / self.total as f64,
-                rate,
-                eta
-            );
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
 }
