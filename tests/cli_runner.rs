@@ -33,12 +33,29 @@ fn read(p: impl AsRef<Path>) -> Vec<u8> {
     std::fs::read(p.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", p.as_ref().display()))
 }
 
-/// The summary JSON without its timing fields (which differ run to run).
+/// The summary JSON without what differs run to run or shard to merge
+/// (timing, threads, the command, the checksum, file paths): statistics,
+/// and each file's rows, bytes and hash, remain.
 fn stats_of(p: impl AsRef<Path>) -> serde_json::Value {
     let mut v: serde_json::Value = serde_json::from_slice(&read(p)).expect("summary is JSON");
     let o = v.as_object_mut().expect("summary is an object");
-    for k in ["wall_time_s", "games_per_s", "threads", "csv", "shard"] {
+    for k in [
+        "wall_time_s",
+        "games_per_s",
+        "threads",
+        "shard",
+        "command",
+        "checksum",
+        "started_unix_s",
+        "finished_unix_s",
+        "merged",
+    ] {
         o.remove(k);
+    }
+    for k in ["csv", "side_csv", "bundle"] {
+        if let Some(f) = o.get_mut(k).and_then(|f| f.as_object_mut()) {
+            f.remove("path");
+        }
     }
     v
 }

@@ -13,6 +13,7 @@ mod replay;
 pub mod sim_args;
 mod solve;
 mod tienlen;
+mod verify;
 
 use std::fmt;
 use std::io::Write;
@@ -46,6 +47,8 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Join the outputs of shards into the output of the whole run.
     Merge(merge::MergeArgs),
+    /// Check a summary's files, or rerun its command and compare.
+    Verify(verify::VerifyArgs),
 }
 
 /// Runs the binary: parses the command line, runs the command, prints a
@@ -78,6 +81,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tienlen(a) => tienlen::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Verify(a) => verify::run(a),
     }
 }
 

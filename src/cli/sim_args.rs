@@ -67,8 +67,18 @@ impl SimArgs {
             side_out: None,
             files_dir: None,
             files_bundle: None,
+            command: recorded_command(),
         }
     }
+}
+
+/// This process's arguments after the program name, as a summary records
+/// them for `cardsim verify --rerun`.
+pub fn recorded_command() -> Vec<String> {
+    std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// Runs `game` with the shared flags: the only way a command starts a run.

@@ -2,21 +2,28 @@
 //!
 //! A shard's summary JSON carries everything needed: the run's identity
 //! (game, version, seed, games, options), the games it covers, the exact
-//! state of every metric and where its CSV is. `merge` refuses shards that
-//! disagree on the identity or that do not tile `[0, games)` exactly, adds
-//! the exact states in game order, and concatenates the CSVs under one
-//! header (and so the side CSVs, and the bundles of whole files, which have
-//! no header). Statistics, histograms and CSV then equal the unsharded run's;
-//! only the timing fields differ (the merged wall time is the shards' sum).
+//! state of every metric, and the files it wrote with their rows, bytes and
+//! hashes. `merge` refuses a summary that is not sealed by cardsim or not
+//! consistent, shards that disagree on the identity or do not tile
+//! `[0, games)` exactly, and, before joining anything, any shard file that
+//! is not what its summary vouches for (see [`super::verify`]). It then
+//! adds the exact states and concatenates the CSVs under one header (and
+//! so the side CSVs, and the bundles of whole files, which have no header).
+//! Statistics, histograms and files then equal the unsharded run's; only
+//! the timing differs: the merged wall time is the span from the first
+//! shard's start to the last one's end, and the shards' summed time is
+//! recorded beside it.
 
-use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::output::{partial_path, Summary};
+use super::output::{recorded_path, FileRecord, MergedTiming, OutputPart, Summary, SUMMARY_FORMAT};
 use super::report::summary_table;
-use super::runner::{write_outputs, RunError};
+use super::runner::{check_distinct, commit_reports, stage_reports, RunError};
+use super::sink::{Destination, StreamSink};
 use super::stats::Accumulator;
+use super::verify::{read_summary, verify_file};
 use super::Metric;
 
 /// What `merge` reads and writes.
@@ -51,6 +58,50 @@ pub fn merge(config: &MergeConfig) -> Result<Summary, RunError> {
     check_identities(&shards)?;
     check_tiling(&shards)?;
 
+    let requested: Vec<(OutputPart, &Path)> = OutputPart::ALL
+        .into_iter()
+        .filter_map(|part| merged_path(config, part).map(|p| (part, p)))
+        .collect();
+    let resolve = |flag: &str, p: &Path| {
+        Destination::resolve(p)
+            .map_err(|e| RunError::Input(format!("cannot write {flag} '{}': {e}", p.display())))
+    };
+    let mut dests = Vec::new();
+    for (part, p) in &requested {
+        dests.push((*part, resolve(flag(*part), p)?));
+    }
+    let summary_dest = config
+        .summary
+        .as_deref()
+        .map(|p| resolve("--summary", p))
+        .transpose()?;
+    let mut named: Vec<(&str, Option<&Destination>)> = dests
+        .iter()
+        .map(|(part, d)| (flag(*part), Some(d)))
+        .collect();
+    named.push(("--summary", summary_dest.as_ref()));
+    check_distinct(&named)?;
+
+    // Every shard file to be joined is verified before anything is written.
+    let mut sources: Vec<Vec<PathBuf>> = Vec::new();
+    for (part, _) in &requested {
+        let mut files = Vec::with_capacity(shards.len());
+        for (path, s) in &shards {
+            let file = verify_file(path, s, *part)?.ok_or_else(|| {
+                RunError::Input(format!(
+                    "{} has no {} file (run the shard with {} FILE and --summary) so {} cannot \
+                     be merged",
+                    path.display(),
+                    part.what(),
+                    flag(*part),
+                    flag(*part)
+                ))
+            })?;
+            files.push(file);
+        }
+        sources.push(files);
+    }
+
     let (first_path, first) = &shards[0];
     let mut accs = Vec::with_capacity(first.state.len());
     let mut metrics = Vec::with_capacity(first.state.len());
@@ -77,15 +128,31 @@ pub fn merge(config: &MergeConfig) -> Result<Summary, RunError> {
     }
 
     let games = first.identity.games;
-    let wall: f64 = shards.iter().map(|(_, s)| s.wall_time_s).sum();
+    let started = shards
+        .iter()
+        .map(|(_, s)| s.started_unix_s)
+        .fold(f64::INFINITY, f64::min);
+    let finished = shards
+        .iter()
+        .map(|(_, s)| s.finished_unix_s)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let span = (finished - started).max(0.0);
     let mut merged = Summary {
+        format: SUMMARY_FORMAT.to_string(),
         identity: first.identity.clone(),
+        command: first.command.clone(),
         shard: None,
         first_game: 0,
         end_game: games,
         threads: shards.iter().map(|(_, s)| s.threads).max().unwrap_or(1),
-        wall_time_s: wall,
-        games_per_s: if wall > 0.0 { games as f64 / wall } else { 0.0 },
+        started_unix_s: started,
+        finished_unix_s: finished,
+        wall_time_s: span,
+        games_per_s: if span > 0.0 { games as f64 / span } else { 0.0 },
+        merged: Some(MergedTiming {
+            shards: shards.len() as u64,
+            shard_time_sum_s: shards.iter().map(|(_, s)| s.wall_time_s).sum(),
+        }),
         csv: None,
         side_csv: None,
         bundle: None,
@@ -99,60 +166,58 @@ pub fn merge(config: &MergeConfig) -> Result<Summary, RunError> {
             .zip(&accs)
             .map(|(m, a)| a.to_state(&m.name))
             .collect(),
+        checksum: String::new(),
     };
-    let parts = [Part::Csv, Part::SideCsv, Part::Bundle];
-    for (i, a) in parts.iter().enumerate() {
-        for b in &parts[i + 1..] {
-            if let (Some(pa), Some(pb)) = (a.merged_path(config), b.merged_path(config)) {
-                if pa == pb {
-                    return Err(RunError::Input(format!(
-                        "{} and {} both name '{}': give each merged output its own path",
-                        a.describe().2,
-                        b.describe().2,
-                        pa.display()
-                    )));
-                }
+
+    // Join every requested output (synced, not yet final).
+    let summary_at = config.summary.as_deref().unwrap_or(Path::new("-"));
+    let mut joined = Vec::new();
+    for (((part, given), (_, dest)), files) in requested.iter().zip(dests).zip(&sources) {
+        let expected: Vec<&FileRecord> =
+            shards.iter().filter_map(|(_, s)| part.record(s)).collect();
+        let sink = match concatenate(files, &expected, dest, *part) {
+            Ok(sink) => sink,
+            Err(e) => {
+                joined.into_iter().for_each(|s: StreamSink| s.abandon());
+                return Err(e);
             }
-        }
-    }
-    for part in parts {
-        let Some(out) = part.merged_path(config) else {
-            continue;
         };
-        let files = shards
-            .iter()
-            .map(|(path, s)| part.shard_file(path, s))
-            .collect::<Result<Vec<_>, _>>()?;
-        concatenate(&files, out, part)?;
-        if let Some(sum) = &config.summary {
-            if out != Path::new("-") {
-                *part.recorded(&mut merged) = Some(super::output::csv_reference(out, sum));
-            }
-        }
+        *part.record_mut(&mut merged) = Some(FileRecord {
+            path: sink
+                .destination()
+                .filter(|d| d.is_regular())
+                .map(|_| recorded_path(given, summary_at)),
+            rows: sink.rows(),
+            bytes: sink.bytes(),
+            blake3: sink.digest(),
+        });
+        joined.push(sink);
     }
-    write_outputs(
-        &merged,
+    let reports = match stage_reports(
+        &mut merged,
         &metrics,
         &accs,
         config.summary.as_deref(),
         config.hist.as_deref(),
-    )?;
+    ) {
+        Ok(r) => r,
+        Err(e) => {
+            joined.into_iter().for_each(StreamSink::abandon);
+            return Err(e);
+        }
+    };
+    for sink in joined {
+        let name = sink
+            .destination()
+            .map_or("the output".into(), Destination::describe);
+        sink.commit()
+            .map_err(RunError::io(format!("cannot rename {name} into place")))?;
+    }
+    commit_reports(reports)?;
     if !config.quiet {
         let _ = io::stderr().write_all(summary_table(&merged).as_bytes());
     }
     Ok(merged)
-}
-
-fn read_summary(path: &Path) -> Result<Summary, RunError> {
-    let text = fs::read_to_string(path).map_err(|e| {
-        RunError::Input(format!("cannot read shard summary {}: {e}", path.display()))
-    })?;
-    serde_json::from_str(&text).map_err(|e| {
-        RunError::Input(format!(
-            "{} is not a cardsim summary (written with --summary): {e}",
-            path.display()
-        ))
-    })
 }
 
 /// Every shard must come from the same command: same game, version, seed,
@@ -216,151 +281,99 @@ fn check_tiling(shards: &[(PathBuf, Summary)]) -> Result<(), RunError> {
     Ok(())
 }
 
-/// The outputs `merge` joins: each shard's summary records where its file
-/// is, relative to the summary's own directory when it sits there.
-#[derive(Clone, Copy)]
-enum Part {
-    Csv,
-    SideCsv,
-    Bundle,
+/// The merged output asked for `part`.
+fn merged_path(config: &MergeConfig, part: OutputPart) -> Option<&Path> {
+    match part {
+        OutputPart::Csv => config.out.as_deref(),
+        OutputPart::SideCsv => config.side_out.as_deref(),
+        OutputPart::Bundle => config.bundle_out.as_deref(),
+    }
 }
 
-impl Part {
-    fn merged_path(self, config: &MergeConfig) -> Option<&Path> {
-        match self {
-            Part::Csv => config.out.as_deref(),
-            Part::SideCsv => config.side_out.as_deref(),
-            Part::Bundle => config.bundle_out.as_deref(),
-        }
-    }
-
-    fn recorded(self, s: &mut Summary) -> &mut Option<String> {
-        match self {
-            Part::Csv => &mut s.csv,
-            Part::SideCsv => &mut s.side_csv,
-            Part::Bundle => &mut s.bundle,
-        }
-    }
-
-    fn recorded_in(self, s: &Summary) -> Option<&str> {
-        match self {
-            Part::Csv => s.csv.as_deref(),
-            Part::SideCsv => s.side_csv.as_deref(),
-            Part::Bundle => s.bundle.as_deref(),
-        }
-    }
-
-    /// What it is, and the shard options that write it, for messages.
-    fn describe(self) -> (&'static str, &'static str, &'static str) {
-        match self {
-            Part::Csv => ("CSV", "--out FILE", "--out"),
-            Part::SideCsv => ("pots CSV", "--pots FILE", "--pots"),
-            Part::Bundle => ("hand-history bundle", "--phh FILE.phhs", "--phh"),
-        }
-    }
-
-    /// Only CSVs start with a header, written once in the merged file.
-    fn has_header(self) -> bool {
-        !matches!(self, Part::Bundle)
-    }
-
-    fn shard_file(self, summary_path: &Path, s: &Summary) -> Result<PathBuf, RunError> {
-        let (what, shard_option, merge_option) = self.describe();
-        let name = self.recorded_in(s).ok_or_else(|| {
-            RunError::Input(format!(
-                "{} has no {what} (run the shard with {shard_option} and --summary) so {merge_option} cannot be merged",
-                summary_path.display()
-            ))
-        })?;
-        let path = Path::new(name);
-        Ok(if path.is_absolute() {
-            path.to_path_buf()
-        } else {
-            summary_path.parent().unwrap_or(Path::new("")).join(path)
-        })
+/// The option that writes `part` (the same for a shard and for merge).
+fn flag(part: OutputPart) -> &'static str {
+    match part {
+        OutputPart::Csv => "--out",
+        OutputPart::SideCsv => "--pots",
+        OutputPart::Bundle => "--phh",
     }
 }
 
 /// Writes the shards' files one after another (CSVs under the first one's
-/// header), to a temporary file renamed into place at the end.
-fn concatenate(files: &[PathBuf], out: &Path, part: Part) -> Result<(), RunError> {
-    let (what, _, merge_option) = part.describe();
-    let to_stdout = out == Path::new("-");
-    let tmp = partial_path(out);
-    let io_err = |what: String| move |e: io::Error| RunError::Io { what, source: e };
-    let mut sink: Box<dyn Write> = if to_stdout {
-        Box::new(BufWriter::new(io::stdout()))
-    } else {
-        let f = File::create(&tmp).map_err(|e| {
-            RunError::Input(format!(
-                "cannot write {merge_option} '{}': {e}",
-                out.display()
-            ))
-        })?;
-        Box::new(BufWriter::with_capacity(1 << 20, f))
-    };
-    let mut header: Option<String> = None;
-    for path in files {
-        let file = File::open(path).map_err(|e| {
-            RunError::Input(format!("cannot read shard {what} {}: {e}", path.display()))
-        })?;
-        let mut reader = BufReader::with_capacity(1 << 20, file);
-        if !part.has_header() {
-            copy_into(&mut reader, &mut sink, path)?;
-            continue;
-        }
-        let mut first = String::new();
-        reader
-            .read_line(&mut first)
-            .map_err(io_err(format!("cannot read {}", path.display())))?;
-        match &header {
-            None => {
-                sink.write_all(first.as_bytes())
-                    .map_err(io_err(format!("cannot write the merged {what}")))?;
-                header = Some(first);
+/// header) into a synced, not yet final, output. Each file is hashed again
+/// as it is copied: a file changed since it was verified is refused.
+fn concatenate(
+    files: &[PathBuf],
+    expected: &[&FileRecord],
+    dest: Destination,
+    part: OutputPart,
+) -> Result<StreamSink, RunError> {
+    let what = part.what();
+    let mut sink = StreamSink::create(dest.clone()).map_err(|e| {
+        RunError::Input(format!(
+            "cannot write {} '{}': {e}",
+            flag(part),
+            dest.describe()
+        ))
+    })?;
+    let written = (|| {
+        let mut header: Option<Vec<u8>> = None;
+        for (path, record) in files.iter().zip(expected) {
+            let file = File::open(path).map_err(RunError::io(format!(
+                "cannot read shard {what} {}",
+                path.display()
+            )))?;
+            let mut reader = BufReader::with_capacity(1 << 20, file);
+            let mut hasher = blake3::Hasher::new();
+            if part.has_header() {
+                let mut first = Vec::new();
+                reader
+                    .read_until(b'\n', &mut first)
+                    .map_err(RunError::io(format!("cannot read {}", path.display())))?;
+                hasher.update(&first);
+                match &header {
+                    None => {
+                        sink.write(&first, 0)
+                            .map_err(RunError::io(format!("cannot write {}", dest.describe())))?;
+                        header = Some(first);
+                    }
+                    Some(h) if *h != first => {
+                        return Err(RunError::Input(format!(
+                            "{} has a different {what} header from the first shard",
+                            path.display()
+                        )));
+                    }
+                    Some(_) => {}
+                }
             }
-            Some(h) if *h != first => {
+            let mut buf = vec![0u8; 1 << 20];
+            loop {
+                let n = reader
+                    .read(&mut buf)
+                    .map_err(RunError::io(format!("cannot read {}", path.display())))?;
+                if n == 0 {
+                    break;
+                }
+                hasher.update(&buf[..n]);
+                sink.write(&buf[..n], 0)
+                    .map_err(RunError::io(format!("cannot write {}", dest.describe())))?;
+            }
+            if hasher.finalize().to_hex().as_str() != record.blake3 {
                 return Err(RunError::Input(format!(
-                    "{} has a different {what} header from the first shard",
+                    "{} changed while it was being merged",
                     path.display()
                 )));
             }
-            Some(_) => {}
+            sink.add_rows(record.rows);
         }
-        copy_into(&mut reader, &mut sink, path)?;
+        sink.sync()
+            .map_err(RunError::io(format!("cannot write {}", dest.describe())))
+    })();
+    match written {
+        Ok(()) => Ok(sink),
+        Err(e) => {
+            sink.abandon();
+            Err(e)
+        }
     }
-    sink.flush().map_err(|e| {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            RunError::BrokenPipe
-        } else {
-            RunError::Io {
-                what: format!("cannot write the merged {what}"),
-                source: e,
-            }
-        }
-    })?;
-    drop(sink);
-    if !to_stdout {
-        fs::rename(&tmp, out).map_err(io_err(format!("cannot rename to {}", out.display())))?;
-    }
-    Ok(())
-}
-
-/// Copies the rest of a shard's file into the merged one.
-fn copy_into(
-    reader: &mut impl io::Read,
-    sink: &mut dyn Write,
-    path: &Path,
-) -> Result<(), RunError> {
-    io::copy(reader, sink).map_err(|e| {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            RunError::BrokenPipe
-        } else {
-            RunError::Io {
-                what: format!("cannot copy {}", path.display()),
-                source: e,
-            }
-        }
-    })?;
-    Ok(())
 }

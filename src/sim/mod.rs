@@ -5,16 +5,20 @@
 //! index and the generator [`crate::rng::game_rng`] gives it. Everything else
 //! (chunks, order, shards, resume, outputs, progress) lives here once.
 
+pub mod checkpoint;
 pub mod merge;
 pub mod output;
 mod progress;
 pub mod report;
 pub mod runner;
+pub mod sink;
 pub mod stats;
+pub mod verify;
 
 use std::collections::BTreeMap;
 
 pub use merge::{merge, MergeConfig};
+pub use output::Summary;
 pub use runner::{run, RunConfig, RunError, RunOutcome, Shard};
 
 use crate::rng::GameRng;
@@ -143,6 +147,8 @@ pub trait Game: Sync {
 /// written in game order by the runner's writer thread.
 pub struct Extras<'a> {
     side: &'a mut Vec<u8>,
+    /// Side rows written so far (a summary vouches for the count).
+    side_rows: &'a mut u64,
     files: &'a mut Vec<(String, Vec<u8>)>,
     wanted: ExtrasWanted,
     index: u64,
@@ -166,12 +172,14 @@ impl ExtrasWanted {
 impl<'a> Extras<'a> {
     pub(crate) fn new(
         side: &'a mut Vec<u8>,
+        side_rows: &'a mut u64,
         files: &'a mut Vec<(String, Vec<u8>)>,
         wanted: ExtrasWanted,
         index: u64,
     ) -> Extras<'a> {
         Extras {
             side,
+            side_rows,
             files,
             wanted,
             index,
@@ -198,6 +206,7 @@ impl<'a> Extras<'a> {
     /// Starts one side row, its `game` column filled in; the row ends when
     /// the returned [`Row`] is finished with [`Row::end`].
     pub fn row(&mut self) -> Row<'_> {
+        *self.side_rows += 1;
         let mut row = Row::new(self.side);
         row.int(self.index);
         row

@@ -1,146 +1,18 @@
-//! Everything the runner writes: the CSV sink, the summary (JSON and the
-//! terminal table), histogram files and resume checkpoints.
+//! What a run's summary says: the run's identity, the games it covers, its
+//! timing, the files it wrote (each with rows, bytes and a BLAKE3 hash, so
+//! the summary vouches for them), the statistics and their exact state.
 //!
-//! Files are written under a temporary name (`<path>.partial`) and renamed
-//! when complete, so an interrupted run never leaves a file that looks
-//! complete under its final name.
+//! A summary is sealed with a checksum over its own content
+//! ([`Summary::seal`]): `merge` and `verify` refuse one that was edited
+//! after cardsim wrote it.
 
 use std::collections::BTreeMap;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::fs;
+use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::stats::{AccumulatorState, MetricSummary};
-
-/// The temporary name a file is written under until it is complete.
-pub fn partial_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".partial");
-    PathBuf::from(s)
-}
-
-/// The resume checkpoint that sits beside a partial CSV.
-pub fn checkpoint_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".partial.ckpt");
-    PathBuf::from(s)
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file, then a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let tmp = partial_path(path);
-    {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    fs::rename(&tmp, path)
-}
-
-/// Where the CSV rows go.
-pub enum CsvSink {
-    /// Rows are counted but written nowhere (no `--out`).
-    Discard,
-    Stdout(BufWriter<io::Stdout>),
-    File {
-        writer: BufWriter<File>,
-        partial: PathBuf,
-        path: PathBuf,
-        /// Bytes written so far (the resume point after a flush).
-        bytes: u64,
-    },
-}
-
-impl CsvSink {
-    /// Opens a fresh CSV file under its temporary name.
-    pub fn create(path: &Path) -> io::Result<CsvSink> {
-        let partial = partial_path(path);
-        let file = File::create(&partial)?;
-        Ok(CsvSink::File {
-            writer: BufWriter::with_capacity(1 << 20, file),
-            partial,
-            path: path.to_path_buf(),
-            bytes: 0,
-        })
-    }
-
-    /// Reopens a partial CSV cut back to `bytes` (its last checkpointed row).
-    pub fn reopen(path: &Path, bytes: u64) -> io::Result<CsvSink> {
-        let partial = partial_path(path);
-        let mut file = OpenOptions::new().write(true).open(&partial)?;
-        let len = file.metadata()?.len();
-        if len < bytes {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "{} has {len} bytes, fewer than its checkpoint's {bytes}",
-                    partial.display()
-                ),
-            ));
-        }
-        file.set_len(bytes)?;
-        file.seek(SeekFrom::End(0))?;
-        Ok(CsvSink::File {
-            writer: BufWriter::with_capacity(1 << 20, file),
-            partial,
-            path: path.to_path_buf(),
-            bytes,
-        })
-    }
-
-    pub fn stdout() -> CsvSink {
-        CsvSink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout()))
-    }
-
-    pub fn write(&mut self, data: &[u8]) -> io::Result<()> {
-        match self {
-            CsvSink::Discard => Ok(()),
-            CsvSink::Stdout(w) => w.write_all(data),
-            CsvSink::File { writer, bytes, .. } => {
-                writer.write_all(data)?;
-                *bytes += data.len() as u64;
-                Ok(())
-            }
-        }
-    }
-
-    pub fn flush(&mut self) -> io::Result<()> {
-        match self {
-            CsvSink::Discard => Ok(()),
-            CsvSink::Stdout(w) => w.flush(),
-            CsvSink::File { writer, .. } => writer.flush(),
-        }
-    }
-
-    /// Bytes written to a file sink (0 otherwise).
-    pub fn bytes(&self) -> u64 {
-        match self {
-            CsvSink::File { bytes, .. } => *bytes,
-            _ => 0,
-        }
-    }
-
-    /// Flushes, syncs and renames a file to its final name.
-    pub fn finish(self) -> io::Result<()> {
-        match self {
-            CsvSink::Discard => Ok(()),
-            CsvSink::Stdout(mut w) => w.flush(),
-            CsvSink::File {
-                writer,
-                partial,
-                path,
-                ..
-            } => {
-                let file = writer.into_inner().map_err(|e| e.into_error())?;
-                file.sync_all()?;
-                drop(file);
-                fs::rename(partial, path)
-            }
-        }
-    }
-}
 
 /// What identifies a run: two runs (or shards) with equal identities play the
 /// same games.
@@ -161,69 +33,254 @@ pub struct ShardInfo {
     pub count: u64,
 }
 
+/// The summary format written by this version (refused if different).
+pub const SUMMARY_FORMAT: &str = "cardsim-summary/2";
+
+/// A file a summary vouches for: where it is, and exactly what it holds.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FileRecord {
+    /// Relative to the summary's directory (absolute only when no relative
+    /// path exists); `None` when the output went to stdout, a device or a
+    /// FIFO, which cannot be read back.
+    pub path: Option<String>,
+    /// Data rows (CSV, after the header) or sections (a `.phhs` bundle).
+    pub rows: u64,
+    pub bytes: u64,
+    /// BLAKE3 of the whole file, in hex.
+    pub blake3: String,
+}
+
+/// The timing of a merged run: its shards' own times, summed.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MergedTiming {
+    pub shards: u64,
+    /// The shards' wall times added up (the work's cost, not elapsed time).
+    pub shard_time_sum_s: f64,
+}
+
 /// The summary of a run or a shard (`--summary`), also `merge`'s input.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Summary {
+    /// [`SUMMARY_FORMAT`].
+    pub format: String,
     #[serde(flatten)]
     pub identity: RunIdentity,
+    /// The command-line arguments (after `cardsim`) that produced this run,
+    /// for `cardsim verify --rerun`; empty when unknown (library use).
+    #[serde(default)]
+    pub command: Vec<String>,
     pub shard: Option<ShardInfo>,
     /// Games covered: `[first_game, end_game)`.
     pub first_game: u64,
     pub end_game: u64,
     pub threads: usize,
+    /// When the run started and ended (Unix time, seconds). A resumed run
+    /// keeps its first start; a merge spans its shards.
+    pub started_unix_s: f64,
+    pub finished_unix_s: f64,
+    /// Seconds spent playing: the run's own time (a resumed run adds its
+    /// parts); for a merge, the span from the first shard's start to the
+    /// last one's end.
     pub wall_time_s: f64,
+    /// Games per second of `wall_time_s`.
     pub games_per_s: f64,
-    /// The CSV file of this run, relative to the summary's directory when it
-    /// sits there, so a folder of shards can be moved as a whole.
-    pub csv: Option<String>,
-    /// The side CSV (hold'em's `--pots`), recorded like `csv`.
+    /// Only in a merged summary: the shards' summed time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub side_csv: Option<String>,
+    pub merged: Option<MergedTiming>,
+    /// The CSV of this run.
+    pub csv: Option<FileRecord>,
+    /// The side CSV (hold'em's `--pots`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side_csv: Option<FileRecord>,
     /// The file bundling the game's whole files (hold'em's `--phh
-    /// FILE.phhs`), recorded like `csv`.
+    /// FILE.phhs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bundle: Option<String>,
+    pub bundle: Option<FileRecord>,
     pub metrics: Vec<MetricSummary>,
     /// Exact state of every metric, for `merge`.
     pub state: Vec<AccumulatorState>,
+    /// BLAKE3 of this summary's JSON with this field empty.
+    #[serde(default)]
+    pub checksum: String,
 }
 
-/// A resume checkpoint: how far the partial CSV is complete, and the exact
-/// statistics up to there.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Checkpoint {
-    #[serde(flatten)]
-    pub identity: RunIdentity,
-    pub shard: Option<ShardInfo>,
-    pub next_game: u64,
-    pub csv_bytes: u64,
-    /// Bytes of the side CSV (hold'em's `--pots`) at the checkpoint.
-    #[serde(default)]
-    pub side_bytes: u64,
-    /// Bytes of the bundled files (hold'em's `--phh FILE.phhs`).
-    #[serde(default)]
-    pub bundle_bytes: u64,
-    pub elapsed_s: f64,
-    pub state: Vec<AccumulatorState>,
-}
+impl Summary {
+    /// The canonical bytes the checksum covers: the pretty JSON with an
+    /// empty checksum. Parsing and re-serialising gives the same bytes
+    /// (floats round-trip exactly with serde_json's `float_roundtrip`).
+    fn content_bytes(&self) -> Result<Vec<u8>, serde_json::Error> {
+        let mut copy = self.clone();
+        copy.checksum.clear();
+        serde_json::to_vec_pretty(&copy)
+    }
 
-/// An output's path as recorded in a summary written to `summary_path`.
-pub fn csv_reference(csv: &Path, summary_path: &Path) -> String {
-    let csv_dir = csv.parent().filter(|p| !p.as_os_str().is_empty());
-    let sum_dir = summary_path.parent().filter(|p| !p.as_os_str().is_empty());
-    let same_dir = match (csv_dir, sum_dir) {
-        (None, None) => true,
-        (Some(a), Some(b)) => fs::canonicalize(a).ok() == fs::canonicalize(b).ok(),
-        (Some(a), None) | (None, Some(a)) => {
-            fs::canonicalize(a).ok() == std::env::current_dir().ok()
+    /// Sets the checksum and returns the JSON to write (ends in a newline).
+    pub fn seal(&mut self) -> Result<Vec<u8>, serde_json::Error> {
+        self.checksum = blake3::hash(&self.content_bytes()?).to_hex().to_string();
+        let mut json = serde_json::to_vec_pretty(self)?;
+        json.push(b'\n');
+        Ok(json)
+    }
+
+    /// Parses a summary and checks its format and checksum.
+    pub fn unseal(text: &str) -> Result<Summary, String> {
+        let format = serde_json::from_str::<serde_json::Value>(text)
+            .map_err(|e| format!("it is not JSON ({e})"))?
+            .get("format")
+            .and_then(|f| f.as_str().map(str::to_string));
+        if format.as_deref() != Some(SUMMARY_FORMAT) {
+            return Err(format!(
+                "it is not a summary of format '{SUMMARY_FORMAT}' (written by --summary of \
+                 this cardsim version)"
+            ));
         }
+        let s: Summary =
+            serde_json::from_str(text).map_err(|e| format!("it is not a cardsim summary ({e})"))?;
+        let content = s
+            .content_bytes()
+            .map_err(|e| format!("it cannot be re-encoded ({e})"))?;
+        if blake3::hash(&content).to_hex().as_str() != s.checksum {
+            return Err(
+                "its checksum does not match its content (edited or damaged after cardsim \
+                 wrote it)"
+                    .into(),
+            );
+        }
+        Ok(s)
+    }
+
+    /// The files the summary vouches for, with what each is.
+    pub fn files(&self) -> [(OutputPart, Option<&FileRecord>); 3] {
+        [
+            (OutputPart::Csv, self.csv.as_ref()),
+            (OutputPart::SideCsv, self.side_csv.as_ref()),
+            (OutputPart::Bundle, self.bundle.as_ref()),
+        ]
+    }
+}
+
+/// The streamed outputs a run writes and a summary vouches for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputPart {
+    Csv,
+    SideCsv,
+    Bundle,
+}
+
+impl OutputPart {
+    pub const ALL: [OutputPart; 3] = [OutputPart::Csv, OutputPart::SideCsv, OutputPart::Bundle];
+
+    /// What it is, for messages.
+    pub fn what(self) -> &'static str {
+        match self {
+            OutputPart::Csv => "CSV",
+            OutputPart::SideCsv => "pots CSV",
+            OutputPart::Bundle => "bundle of hand histories",
+        }
+    }
+
+    /// Only CSVs start with a header.
+    pub fn has_header(self) -> bool {
+        !matches!(self, OutputPart::Bundle)
+    }
+
+    pub fn record(self, s: &Summary) -> Option<&FileRecord> {
+        match self {
+            OutputPart::Csv => s.csv.as_ref(),
+            OutputPart::SideCsv => s.side_csv.as_ref(),
+            OutputPart::Bundle => s.bundle.as_ref(),
+        }
+    }
+
+    pub fn record_mut(self, s: &mut Summary) -> &mut Option<FileRecord> {
+        match self {
+            OutputPart::Csv => &mut s.csv,
+            OutputPart::SideCsv => &mut s.side_csv,
+            OutputPart::Bundle => &mut s.bundle,
+        }
+    }
+}
+
+/// The current time as Unix seconds.
+pub fn unix_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// An output's path as a summary at `summary_path` records it: relative
+/// to the summary's directory, so a folder of results can be moved or
+/// committed as a whole.
+pub fn recorded_path(output: &Path, summary_path: &Path) -> String {
+    let absolute = |p: &Path| -> PathBuf {
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+        let dir = fs::canonicalize(dir.unwrap_or(Path::new(".")))
+            .unwrap_or_else(|_| dir.unwrap_or(Path::new(".")).to_path_buf());
+        dir.join(p.file_name().unwrap_or_default())
     };
-    match (same_dir, csv.file_name()) {
-        (true, Some(name)) => name.to_string_lossy().into_owned(),
-        _ => fs::canonicalize(csv.parent().unwrap_or(Path::new(".")))
-            .map(|d| d.join(csv.file_name().unwrap_or_default()))
-            .unwrap_or_else(|_| csv.to_path_buf())
-            .to_string_lossy()
-            .into_owned(),
+    let out = absolute(output);
+    let sum = absolute(summary_path);
+    let from = sum.parent().unwrap_or(Path::new("/"));
+    relative_to(&out, from)
+        .unwrap_or(out)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// `path` relative to the directory `base` (both absolute and normal).
+fn relative_to(path: &Path, base: &Path) -> Option<PathBuf> {
+    let p: Vec<Component> = path.components().collect();
+    let b: Vec<Component> = base.components().collect();
+    if p.first() != b.first() {
+        return None;
+    }
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut rel = PathBuf::new();
+    for _ in common..b.len() {
+        rel.push("..");
+    }
+    for c in &p[common..] {
+        rel.push(c.as_os_str());
+    }
+    Some(rel)
+}
+
+/// Where a path recorded in the summary at `summary_path` is.
+pub fn resolve_recorded(recorded: &str, summary_path: &Path) -> PathBuf {
+    let path = Path::new(recorded);
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        summary_path.parent().unwrap_or(Path::new("")).join(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recorded_paths_are_relative_to_the_summary() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("a/b")).unwrap();
+        fs::create_dir_all(d.join("c")).unwrap();
+        assert_eq!(
+            recorded_path(&d.join("a/x.csv"), &d.join("a/s.json")),
+            "x.csv"
+        );
+        assert_eq!(
+            recorded_path(&d.join("c/x.csv"), &d.join("a/b/s.json")),
+            "../../c/x.csv"
+        );
+        assert_eq!(
+            recorded_path(&d.join("a/b/x.csv"), &d.join("s.json")),
+            "a/b/x.csv"
+        );
+        let back = resolve_recorded("../../c/x.csv", &d.join("a/b/s.json"));
+        assert_eq!(
+            fs::canonicalize(back.parent().unwrap()).unwrap(),
+            fs::canonicalize(d.join("c")).unwrap()
+        );
     }
 }

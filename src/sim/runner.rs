@@ -16,12 +16,15 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use thiserror::Error;
 
+use super::checkpoint::{Checkpoint, FileMark};
 use super::output::{
-    checkpoint_path, csv_reference, partial_path, write_atomic, Checkpoint, CsvSink, RunIdentity,
-    ShardInfo, Summary,
+    recorded_path, unix_now, FileRecord, RunIdentity, ShardInfo, Summary, SUMMARY_FORMAT,
 };
 use super::progress::Progress;
 use super::report::summary_table;
+use super::sink::{
+    checkpoint_path, partial_path, write_whole, Destination, ResumeError, Staged, StreamSink,
+};
 use super::stats::Accumulator;
 use super::{Game, Metric, MetricKind, Observations, Row};
 use crate::rng::game_rng;
@@ -71,6 +74,9 @@ pub struct RunConfig {
     /// Or one file that holds them all, one after another in game order
     /// (the game writes each so that they can be told apart: `.phhs`).
     pub files_bundle: Option<PathBuf>,
+    /// The command-line arguments (after `cardsim`) that started the run,
+    /// recorded in the summary for `cardsim verify --rerun`.
+    pub command: Vec<String>,
 }
 
 impl RunConfig {
@@ -91,6 +97,7 @@ impl RunConfig {
             side_out: None,
             files_dir: None,
             files_bundle: None,
+            command: Vec::new(),
         }
     }
 }
@@ -107,12 +114,14 @@ pub enum RunError {
     /// Bad options or inputs (exit status 2).
     #[error("{0}")]
     Input(String),
-    /// An I/O failure while running (exit status 1).
-    #[error("{what}")]
+    /// An I/O failure while running (exit status 1): what failed, why, and
+    /// what was left on disk.
+    #[error("{what}: {cause}{left}")]
     Io {
         what: String,
-        #[source]
-        source: io::Error,
+        cause: io::Error,
+        /// `; kept ...`, or empty.
+        left: String,
     },
     /// stdout was closed by its reader (`| head`): not an error to report.
     #[error("output closed")]
@@ -131,14 +140,32 @@ impl RunError {
         matches!(self, RunError::BrokenPipe)
     }
 
-    fn io(what: impl Into<String>) -> impl FnOnce(io::Error) -> RunError {
+    /// Maps an I/O error to a failure saying what could not be done (a
+    /// closed stdout pipe is not a failure).
+    pub(crate) fn io(what: impl Into<String>) -> impl FnOnce(io::Error) -> RunError {
         let what = what.into();
-        move |source| {
-            if source.kind() == io::ErrorKind::BrokenPipe {
+        move |cause| {
+            if cause.kind() == io::ErrorKind::BrokenPipe {
                 RunError::BrokenPipe
             } else {
-                RunError::Io { what, source }
+                RunError::Io {
+                    what,
+                    cause,
+                    left: String::new(),
+                }
             }
+        }
+    }
+
+    /// Adds to an I/O failure what it left on disk.
+    fn leaving(self, note: &str) -> RunError {
+        match self {
+            RunError::Io { what, cause, .. } => RunError::Io {
+                what,
+                cause,
+                left: note.to_string(),
+            },
+            other => other,
         }
     }
 }
@@ -149,6 +176,7 @@ struct ChunkOut {
     csv: Vec<u8>,
     /// Side CSV rows and whole files (see [`super::Extras`]).
     side: Vec<u8>,
+    side_rows: u64,
     files: Vec<(String, Vec<u8>)>,
     /// Stored (fixed-point) values per metric.
     values: Vec<Vec<i64>>,
@@ -184,7 +212,11 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         index: s.index,
         count: s.count,
     });
-    check_output_paths(config)?;
+    let side_columns = game.side_columns();
+    if config.side_out.is_some() && side_columns.is_none() {
+        return Err(RunError::Input("this game has no side CSV".into()));
+    }
+    let outputs = Outputs::resolve(config)?;
 
     let threads = config.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -196,54 +228,58 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         .build()
         .map_err(|e| RunError::Internal(format!("cannot start {threads} threads: {e}")))?;
 
-    let mut start = Start::fresh(&metrics, range.start);
-    let file_out = config.out.as_deref().filter(|p| *p != Path::new("-"));
-    let sink = match (&config.out, file_out) {
-        (None, _) => CsvSink::Discard,
-        (Some(_), None) => {
-            if config.resume {
-                return Err(RunError::Input(
-                    "--resume needs --out PATH (a file): stdout cannot be resumed".into(),
-                ));
-            }
-            CsvSink::stdout()
-        }
-        (Some(_), Some(path)) => {
-            let ckpt = checkpoint_path(path);
-            if config.resume && ckpt.exists() {
-                start = Start::resumed(&ckpt, &identity, shard_info, &metrics, &range)?;
-                CsvSink::reopen(path, start.csv_bytes).map_err(RunError::io(format!(
-                    "cannot resume {}",
-                    partial_path(path).display()
-                )))?
-            } else {
-                CsvSink::create(path).map_err(|e| {
-                    RunError::Input(format!("cannot write --out '{}': {e}", path.display()))
-                })?
-            }
-        }
+    let checkpoint = match &outputs.csv {
+        Some(Destination::Atomic(path)) => Some(checkpoint_path(path)),
+        _ => None,
     };
-    let side_columns = game.side_columns();
-    let side_sink = open_side_sink(config, side_columns.as_deref(), &start)?;
+    let start = match &checkpoint {
+        Some(ckpt) if config.resume && ckpt.exists() => {
+            Start::resumed(ckpt, &identity, shard_info, &metrics, &range)?
+        }
+        _ => Start::fresh(&metrics, range.start),
+    };
+    let csv = open_stream(
+        outputs.csv.as_ref(),
+        start.csv.as_ref(),
+        "--out",
+        Some(&header_bytes(&columns)?),
+    )?;
+    let side_header = side_columns.as_deref().map(header_bytes).transpose()?;
+    let side = open_extra(
+        outputs.side.as_ref(),
+        &start,
+        start.side.as_ref(),
+        "--pots",
+        side_header.as_deref(),
+    )?;
     if let Some(dir) = &config.files_dir {
         std::fs::create_dir_all(dir).map_err(|e| {
             RunError::Input(format!("cannot create directory '{}': {e}", dir.display()))
         })?;
     }
-    let bundle_sink = open_bundle_sink(config, &start)?;
+    let bundle = open_extra(
+        outputs.bundle.as_ref(),
+        &start,
+        start.bundle.as_ref(),
+        "--phh",
+        None,
+    )?;
+    let resumed_at = start.resumed.then_some(start.next);
     let mut writer = Writer {
-        sink,
-        side_sink,
-        bundle_sink,
+        csv,
+        side,
+        bundle,
         files_dir: config.files_dir.clone(),
         accs: start.accs,
-        checkpoint: file_out.map(checkpoint_path),
+        checkpoint,
+        saved_at: resumed_at,
         identity: identity.clone(),
         shard: shard_info,
         every: config.checkpoint_every,
         last_checkpoint: Instant::now(),
         elapsed_before: start.elapsed_s,
         started: Instant::now(),
+        started_unix_s: start.started_unix_s,
         progress: Progress::new(
             config,
             range.start,
@@ -251,18 +287,12 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
             start.next - range.start,
         ),
     };
-    if start.next == range.start && start.csv_bytes == 0 {
-        writer
-            .sink
-            .write(&header_bytes(&columns)?)
-            .map_err(RunError::io("cannot write the CSV header"))?;
-    }
 
     let kinds: Vec<MetricKind> = metrics.iter().map(|m| m.kind).collect();
     let wanted = super::ExtrasWanted {
-        side: writer.side_sink.is_some(),
-        files: config.files_dir.is_some() || writer.bundle_sink.is_some(),
-        bundled: writer.bundle_sink.is_some(),
+        side: writer.side.is_some(),
+        files: config.files_dir.is_some() || writer.bundle.is_some(),
+        bundled: writer.bundle.is_some(),
     };
     // Without --out the rows are not even formatted.
     let want_csv = config.out.is_some();
@@ -299,24 +329,177 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     writer.finish(config, &metrics, range, threads)
 }
 
+/// The run's outputs, resolved (symlinks followed, special files told
+/// apart) and checked before any game is played.
+struct Outputs {
+    csv: Option<Destination>,
+    side: Option<Destination>,
+    bundle: Option<Destination>,
+}
+
+impl Outputs {
+    fn resolve(config: &RunConfig) -> Result<Outputs, RunError> {
+        let resolve =
+            |flag: &str, path: &Option<PathBuf>| -> Result<Option<Destination>, RunError> {
+                path.as_deref()
+                    .map(|p| {
+                        Destination::resolve(p).map_err(|e| {
+                            RunError::Input(format!("cannot write {flag} '{}': {e}", p.display()))
+                        })
+                    })
+                    .transpose()
+            };
+        let csv = resolve("--out", &config.out)?;
+        let side = resolve("--pots", &config.side_out)?;
+        let bundle = resolve("--phh", &config.files_bundle)?;
+        let summary = resolve("--summary", &config.summary)?;
+        check_distinct(&[
+            ("--out", csv.as_ref()),
+            ("--pots", side.as_ref()),
+            ("--phh", bundle.as_ref()),
+            ("--summary", summary.as_ref()),
+        ])?;
+        for (flag, dest) in [("--pots", &side), ("--phh", &bundle)] {
+            if dest == &Some(Destination::Stdout) {
+                return Err(RunError::Input(format!(
+                    "{flag} cannot be '-': it must be a file of its own"
+                )));
+            }
+        }
+        if config.resume && !matches!(csv, Some(Destination::Atomic(_))) {
+            let what = match (&csv, &config.out) {
+                (Some(Destination::Direct(_)), Some(p)) => {
+                    format!("'{}' is a device or FIFO", p.display())
+                }
+                _ => "stdout cannot be resumed".to_string(),
+            };
+            return Err(RunError::Input(format!(
+                "--resume needs --out to be a regular file: {what}"
+            )));
+        }
+        if let Some(Destination::Atomic(path)) = &summary {
+            // Fail now (exit 2) rather than after a long run.
+            let probe = partial_path(path);
+            std::fs::write(&probe, b"")
+                .and_then(|()| std::fs::remove_file(&probe))
+                .map_err(|e| {
+                    RunError::Input(format!(
+                        "cannot write --summary '{}': {e}",
+                        config.summary.as_deref().unwrap_or(path).display()
+                    ))
+                })?;
+        }
+        if let Some(dir) = &config.hist {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                RunError::Input(format!("cannot create --hist '{}': {e}", dir.display()))
+            })?;
+        }
+        Ok(Outputs { csv, side, bundle })
+    }
+}
+
+/// Refuses two outputs on one path (stdout, or one file), which would
+/// interleave or overwrite each other; a device such as `/dev/null` may
+/// take several.
+pub(crate) fn check_distinct(outputs: &[(&str, Option<&Destination>)]) -> Result<(), RunError> {
+    for (i, (a, da)) in outputs.iter().enumerate() {
+        for (b, db) in &outputs[i + 1..] {
+            let clash = match (da, db) {
+                (Some(Destination::Stdout), Some(Destination::Stdout)) => true,
+                (Some(Destination::Atomic(x)), Some(Destination::Atomic(y))) => x == y,
+                _ => false,
+            };
+            if clash {
+                let on = match da {
+                    Some(Destination::Atomic(p)) => format!("'{}'", p.display()),
+                    _ => "stdout ('-')".into(),
+                };
+                return Err(RunError::Input(format!(
+                    "{a} and {b} both write to {on}: give each output its own path"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Opens a streamed output: fresh (with its header, if any), or, when the
+/// run resumes, its partial file verified against the checkpoint's mark.
+fn open_stream(
+    dest: Option<&Destination>,
+    resume_at: Option<&FileMark>,
+    flag: &str,
+    header: Option<&[u8]>,
+) -> Result<StreamSink, RunError> {
+    let Some(dest) = dest else {
+        return Ok(StreamSink::discard());
+    };
+    if let (Some(mark), Destination::Atomic(path)) = (resume_at, dest) {
+        return StreamSink::reopen(path, &mark.into()).map_err(|e| match e {
+            ResumeError::Io(e) => RunError::Input(format!(
+                "cannot resume {flag}: cannot open {}: {e}",
+                partial_path(path).display()
+            )),
+            ResumeError::Mismatch(why) => RunError::Input(format!(
+                "cannot resume {flag}: {why}; rerun without --resume to start over"
+            )),
+        });
+    }
+    let mut sink = StreamSink::create(dest.clone())
+        .map_err(|e| RunError::Input(format!("cannot write {flag} '{}': {e}", dest.describe())))?;
+    if let Some(h) = header {
+        sink.write(h, 0)
+            .map_err(RunError::io(format!("cannot write {}", dest.describe())))?;
+    }
+    Ok(sink)
+}
+
+/// Opens an output beside the main CSV, when asked for; a resumed run must
+/// have written it before.
+fn open_extra(
+    dest: Option<&Destination>,
+    start: &Start,
+    mark: Option<&FileMark>,
+    flag: &str,
+    header: Option<&[u8]>,
+) -> Result<Option<StreamSink>, RunError> {
+    let Some(dest) = dest else {
+        return Ok(None);
+    };
+    if start.resumed && mark.is_none() {
+        return Err(RunError::Input(format!(
+            "cannot resume with {flag}: the interrupted run did not write it; rerun without \
+             --resume, or without {flag}"
+        )));
+    }
+    open_stream(Some(dest), mark, flag, header).map(Some)
+}
+
 /// Where a run starts: from nothing, or from a checkpoint.
 struct Start {
     next: u64,
-    csv_bytes: u64,
-    side_bytes: u64,
-    bundle_bytes: u64,
+    resumed: bool,
+    csv: Option<FileMark>,
+    side: Option<FileMark>,
+    bundle: Option<FileMark>,
     elapsed_s: f64,
+    started_unix_s: f64,
     accs: Vec<Accumulator>,
 }
+
+/// Checkpoints larger than this are not read (a real one is a few MB).
+const MAX_CHECKPOINT_BYTES: u64 = 256 << 20;
 
 impl Start {
     fn fresh(metrics: &[Metric], first: u64) -> Start {
         Start {
             next: first,
-            csv_bytes: 0,
-            side_bytes: 0,
-            bundle_bytes: 0,
+            resumed: false,
+            csv: None,
+            side: None,
+            bundle: None,
             elapsed_s: 0.0,
+            started_unix_s: unix_now(),
             accs: metrics.iter().map(|m| Accumulator::new(m.kind)).collect(),
         }
     }
@@ -328,124 +511,56 @@ impl Start {
         metrics: &[Metric],
         range: &Range<u64>,
     ) -> Result<Start, RunError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(RunError::io(format!("cannot read {}", path.display())))?;
-        let ckpt: Checkpoint = serde_json::from_str(&text).map_err(|e| {
+        let refuse = |why: String| {
             RunError::Input(format!(
-                "cannot resume: {} is not a cardsim checkpoint ({e})",
+                "cannot resume: the checkpoint {} {why}; rerun without --resume to start over",
                 path.display()
             ))
-        })?;
-        if &ckpt.identity != identity || ckpt.shard != shard {
-            return Err(RunError::Input(format!(
-                "cannot resume: {} belongs to another run (game, seed, games, options, shard \
-                 or version differ); rerun without --resume to start over",
-                path.display()
-            )));
+        };
+        let len = std::fs::metadata(path)
+            .map_err(|e| refuse(format!("cannot be read ({e})")))?
+            .len();
+        if len > MAX_CHECKPOINT_BYTES {
+            return Err(refuse(format!("is too large ({len} bytes)")));
         }
-        if ckpt.state.len() != metrics.len() || !range.contains(&ckpt.next_game) {
-            return Err(RunError::Input(format!(
-                "cannot resume: {} does not match this run",
-                path.display()
-            )));
+        let bytes = std::fs::read(path).map_err(|e| refuse(format!("cannot be read ({e})")))?;
+        let ckpt =
+            Checkpoint::unseal(&bytes).map_err(|why| refuse(format!("is refused: {why}")))?;
+        if &ckpt.identity != identity || ckpt.shard != shard {
+            return Err(refuse(
+                "belongs to another run (game, seed, games, options, shard or version differ)"
+                    .into(),
+            ));
+        }
+        let in_range = range.start <= ckpt.next_game && ckpt.next_game <= range.end;
+        if ckpt.state.len() != metrics.len()
+            || !in_range
+            || ckpt.csv.rows != ckpt.next_game - range.start
+        {
+            return Err(refuse("does not match this run".into()));
         }
         let accs = metrics
             .iter()
             .zip(&ckpt.state)
-            .map(|(m, st)| Accumulator::from_state(m.kind, st))
+            .map(|(m, st)| {
+                if st.kind != m.kind {
+                    return Err(format!("metric {} has another kind", st.name));
+                }
+                Accumulator::from_state(m.kind, st)
+            })
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| RunError::Input(format!("cannot resume: {e}")))?;
+            .map_err(|e| refuse(format!("has bad statistics: {e}")))?;
         Ok(Start {
             next: ckpt.next_game,
-            csv_bytes: ckpt.csv_bytes,
-            side_bytes: ckpt.side_bytes,
-            bundle_bytes: ckpt.bundle_bytes,
+            resumed: true,
+            csv: Some(ckpt.csv),
+            side: ckpt.side,
+            bundle: ckpt.bundle,
             elapsed_s: ckpt.elapsed_s,
+            started_unix_s: ckpt.started_unix_s,
             accs,
         })
     }
-}
-
-/// Fails early (exit 2) when an output cannot be written, rather than after
-/// a long run.
-fn check_output_paths(config: &RunConfig) -> Result<(), RunError> {
-    if let Some(path) = &config.summary {
-        let probe = partial_path(path);
-        std::fs::write(&probe, b"")
-            .and_then(|()| std::fs::remove_file(&probe))
-            .map_err(|e| {
-                RunError::Input(format!("cannot write --summary '{}': {e}", path.display()))
-            })?;
-    }
-    if let Some(dir) = &config.hist {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            RunError::Input(format!("cannot create --hist '{}': {e}", dir.display()))
-        })?;
-    }
-    Ok(())
-}
-
-/// Opens the side CSV when the run asks for it and the game has one.
-fn open_side_sink(
-    config: &RunConfig,
-    columns: Option<&[String]>,
-    start: &Start,
-) -> Result<Option<CsvSink>, RunError> {
-    let Some(path) = &config.side_out else {
-        return Ok(None);
-    };
-    let Some(columns) = columns else {
-        return Err(RunError::Input("this game has no side CSV".into()));
-    };
-    let header = header_bytes(columns)?;
-    let resume = (start.csv_bytes > 0, start.side_bytes);
-    open_extra_sink(config, path, "the side CSV", Some(&header), resume).map(Some)
-}
-
-/// Opens the one file that bundles a game's whole files, when asked.
-fn open_bundle_sink(config: &RunConfig, start: &Start) -> Result<Option<CsvSink>, RunError> {
-    let Some(path) = &config.files_bundle else {
-        return Ok(None);
-    };
-    let resume = (start.csv_bytes > 0, start.bundle_bytes);
-    open_extra_sink(config, path, "the bundled files", None, resume).map(Some)
-}
-
-/// Opens an output beside the main CSV: a file of its own, fresh (with its
-/// header, if any), or, when `resuming` from a checkpoint, cut back to the
-/// `resume_bytes` the checkpoint recorded for it.
-fn open_extra_sink(
-    config: &RunConfig,
-    path: &Path,
-    what: &str,
-    header: Option<&[u8]>,
-    (resuming, resume_bytes): (bool, u64),
-) -> Result<CsvSink, RunError> {
-    if path == Path::new("-") || config.out.as_deref() == Some(path) {
-        return Err(RunError::Input(format!(
-            "'{}' cannot hold {what}: it must be a file of its own (not '-' or --out)",
-            path.display()
-        )));
-    }
-    if resuming {
-        if header.is_some() && resume_bytes == 0 {
-            return Err(RunError::Input(format!(
-                "cannot resume with '{}': the interrupted run wrote no {what}",
-                path.display()
-            )));
-        }
-        return CsvSink::reopen(path, resume_bytes).map_err(RunError::io(format!(
-            "cannot resume {}",
-            partial_path(path).display()
-        )));
-    }
-    let mut sink = CsvSink::create(path)
-        .map_err(|e| RunError::Input(format!("cannot write '{}': {e}", path.display())))?;
-    if let Some(h) = header {
-        sink.write(h)
-            .map_err(RunError::io(format!("cannot write the header of {what}")))?;
-    }
-    Ok(sink)
 }
 
 fn header_bytes(columns: &[String]) -> Result<Vec<u8>, RunError> {
@@ -468,6 +583,7 @@ fn play_chunk<G: Game>(
 ) -> Result<ChunkOut, RunError> {
     let mut scratch = game.new_scratch();
     let mut side = Vec::new();
+    let mut side_rows = 0;
     let mut files = Vec::new();
     let n_games = (games.end - games.start) as usize;
     let mut csv = Vec::with_capacity(if csv_columns.is_some() {
@@ -497,7 +613,8 @@ fn play_chunk<G: Game>(
             row.end();
         }
         if wanted.any() {
-            let mut extras = super::Extras::new(&mut side, &mut files, wanted, index);
+            let mut extras =
+                super::Extras::new(&mut side, &mut side_rows, &mut files, wanted, index);
             game.write_extras(index, &record, &mut extras);
         }
         obs.reset(kinds.len());
@@ -512,25 +629,39 @@ fn play_chunk<G: Game>(
         games: games.end - games.start,
         csv,
         side,
+        side_rows,
         files,
         values,
     })
 }
 
-/// The writer thread's state: the sink, the statistics, checkpoints, progress.
+/// One of the writer's streamed outputs, for error messages.
+#[derive(Clone, Copy)]
+enum Which {
+    Csv,
+    Side,
+    Bundle,
+}
+
+/// The writer thread's state: the sinks, the statistics, checkpoints,
+/// progress.
 struct Writer {
-    sink: CsvSink,
-    side_sink: Option<CsvSink>,
-    bundle_sink: Option<CsvSink>,
+    csv: StreamSink,
+    side: Option<StreamSink>,
+    bundle: Option<StreamSink>,
     files_dir: Option<PathBuf>,
     accs: Vec<Accumulator>,
+    /// Where checkpoints go (only when the CSV is a regular file).
     checkpoint: Option<PathBuf>,
+    /// The game the newest checkpoint on disk resumes at.
+    saved_at: Option<u64>,
     identity: RunIdentity,
     shard: Option<ShardInfo>,
     every: Duration,
     last_checkpoint: Instant,
     elapsed_before: f64,
     started: Instant,
+    started_unix_s: f64,
     progress: Progress,
 }
 
@@ -541,24 +672,21 @@ impl Writer {
             let mut games = 0;
             for chunk in batch {
                 let chunk = chunk?;
-                self.sink
-                    .write(&chunk.csv)
-                    .map_err(RunError::io("cannot write the CSV"))?;
-                if let Some(side) = &mut self.side_sink {
-                    side.write(&chunk.side)
-                        .map_err(RunError::io("cannot write the side CSV"))?;
+                let r = self.csv.write(&chunk.csv, chunk.games);
+                self.check(r, Which::Csv)?;
+                if let Some(side) = &mut self.side {
+                    let r = side.write(&chunk.side, chunk.side_rows);
+                    self.check(r, Which::Side)?;
                 }
-                if let Some(bundle) = &mut self.bundle_sink {
-                    for (_, bytes) in &chunk.files {
-                        bundle
-                            .write(bytes)
-                            .map_err(RunError::io("cannot write the bundled files"))?;
-                    }
+                if let Some(bundle) = &mut self.bundle {
+                    let r = chunk.files.iter().try_for_each(|(_, b)| bundle.write(b, 1));
+                    self.check(r, Which::Bundle)?;
                 } else if let Some(dir) = &self.files_dir {
-                    for (name, bytes) in &chunk.files {
+                    for (name, bytes) in chunk.files {
                         let path = dir.join(name);
-                        write_atomic(&path, bytes)
-                            .map_err(RunError::io(format!("cannot write {}", path.display())))?;
+                        write_whole(&path, bytes)
+                            .map_err(RunError::io(format!("cannot write {}", path.display())))
+                            .map_err(|e| e.leaving(&self.left()))?;
                     }
                 }
                 for (acc, vals) in self.accs.iter_mut().zip(&chunk.values) {
@@ -574,44 +702,96 @@ impl Writer {
         Ok(())
     }
 
+    /// Turns a failed write into an error naming the output and saying what
+    /// was left on disk.
+    fn check<T>(&self, result: io::Result<T>, which: Which) -> Result<T, RunError> {
+        result.map_err(|e| {
+            let sink = match which {
+                Which::Csv => Some(&self.csv),
+                Which::Side => self.side.as_ref(),
+                Which::Bundle => self.bundle.as_ref(),
+            };
+            let name = sink
+                .and_then(StreamSink::destination)
+                .map_or("the output".into(), Destination::describe);
+            RunError::io(format!("cannot write {name}"))(e).leaving(&self.left())
+        })
+    }
+
+    /// The partial files of a regular-file run.
+    fn partials(&self) -> Vec<String> {
+        [Some(&self.csv), self.side.as_ref(), self.bundle.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.destination())
+            .filter(|d| d.is_regular())
+            .filter_map(Destination::writing_path)
+            .map(|p| p.display().to_string())
+            .collect()
+    }
+
+    /// What a failure while playing leaves on disk, for its message.
+    fn left(&self) -> String {
+        let Some(ckpt) = &self.checkpoint else {
+            return String::new();
+        };
+        let partials = self.partials().join(", ");
+        match self.saved_at {
+            Some(game) => format!(
+                "; kept {partials} and its checkpoint {} (complete up to game {game}): run \
+                 the same command with --resume to continue",
+                ckpt.display()
+            ),
+            None => format!(
+                "; left {partials} incomplete, with no checkpoint yet: rerun the command to \
+                 start over"
+            ),
+        }
+    }
+
     fn elapsed(&self) -> f64 {
         self.elapsed_before + self.started.elapsed().as_secs_f64()
     }
 
-    /// Flushes the CSV, then atomically replaces the checkpoint: a kill at
-    /// any instant leaves a checkpoint whose rows are all on disk.
+    /// Syncs every output, then atomically replaces the checkpoint: a kill
+    /// (or a power cut) at any instant leaves a checkpoint whose rows are
+    /// all on disk.
     fn save_checkpoint(&mut self) -> Result<(), RunError> {
         let Some(path) = self.checkpoint.clone() else {
             return Ok(());
         };
-        self.sink
-            .flush()
-            .map_err(RunError::io("cannot write the CSV"))?;
-        if let Some(side) = &mut self.side_sink {
-            side.flush()
-                .map_err(RunError::io("cannot write the side CSV"))?;
+        let r = self.csv.sync();
+        self.check(r, Which::Csv)?;
+        if let Some(side) = &mut self.side {
+            let r = side.sync();
+            self.check(r, Which::Side)?;
         }
-        if let Some(bundle) = &mut self.bundle_sink {
-            bundle
-                .flush()
-                .map_err(RunError::io("cannot write the bundled files"))?;
+        if let Some(bundle) = &mut self.bundle {
+            let r = bundle.sync();
+            self.check(r, Which::Bundle)?;
         }
+        let next_game = self.progress.first + self.progress.done;
         let ckpt = Checkpoint {
             identity: self.identity.clone(),
             shard: self.shard,
-            next_game: self.progress.first + self.progress.done,
-            csv_bytes: self.sink.bytes(),
-            side_bytes: self.side_sink.as_ref().map_or(0, CsvSink::bytes),
-            bundle_bytes: self.bundle_sink.as_ref().map_or(0, CsvSink::bytes),
+            next_game,
+            csv: self.csv.resume_point().into(),
+            side: self.side.as_ref().map(|s| s.resume_point().into()),
+            bundle: self.bundle.as_ref().map(|s| s.resume_point().into()),
             elapsed_s: self.elapsed(),
+            started_unix_s: self.started_unix_s,
             state: self.state(),
         };
-        let json = serde_json::to_vec(&ckpt)
+        let sealed = ckpt
+            .seal()
             .map_err(|e| RunError::Internal(format!("checkpoint: {e}")))?;
-        write_atomic(&path, &json).map_err(RunError::io(format!(
-            "cannot write the checkpoint {}",
-            path.display()
-        )))?;
+        write_whole(&path, sealed)
+            .map_err(RunError::io(format!(
+                "cannot write the checkpoint {}",
+                path.display()
+            )))
+            .map_err(|e| e.leaving(&self.left()))?;
+        self.saved_at = Some(next_game);
         self.last_checkpoint = Instant::now();
         Ok(())
     }
@@ -622,37 +802,59 @@ impl Writer {
         self.accs.iter().map(|a| a.to_state("")).collect()
     }
 
-    /// Writes histograms and the summary, then renames the CSV into place.
+    /// Completes the run in an order that never lets a file claim more than
+    /// is true: every output synced (and a last checkpoint saved), the
+    /// histograms and summary written under temporary names, then the CSVs
+    /// renamed into place, then the histograms, and the summary last.
     fn finish(
-        self,
+        mut self,
         config: &RunConfig,
         metrics: &[Metric],
         range: Range<u64>,
         threads: usize,
     ) -> Result<RunOutcome, RunError> {
         self.progress.finish();
+        if self.checkpoint.is_some() {
+            self.save_checkpoint()?;
+        } else {
+            let r = self.csv.flush();
+            self.check(r, Which::Csv)?;
+        }
         let wall = self.elapsed();
         let played = range.end - range.start;
-        // Each output file, as the summary records it (none on stdout).
-        let recorded = |path: Option<&Path>| match (path, &config.summary) {
-            (Some(p), Some(sum)) if p != Path::new("-") => Some(csv_reference(p, sum)),
-            _ => None,
+        let summary_at = config.summary.as_deref().unwrap_or(Path::new("-"));
+        let record = |sink: Option<&StreamSink>, given: Option<&Path>| {
+            let sink = sink?;
+            let dest = sink.destination()?;
+            Some(FileRecord {
+                path: given
+                    .filter(|_| dest.is_regular())
+                    .map(|p| recorded_path(p, summary_at)),
+                rows: sink.rows(),
+                bytes: sink.bytes(),
+                blake3: sink.digest(),
+            })
         };
-        let summary = Summary {
+        let mut summary = Summary {
+            format: SUMMARY_FORMAT.to_string(),
             identity: self.identity.clone(),
+            command: config.command.clone(),
             shard: self.shard,
             first_game: range.start,
             end_game: range.end,
             threads,
+            started_unix_s: self.started_unix_s,
+            finished_unix_s: unix_now(),
             wall_time_s: wall,
             games_per_s: if wall > 0.0 {
                 played as f64 / wall
             } else {
                 0.0
             },
-            csv: recorded(config.out.as_deref()),
-            side_csv: recorded(config.side_out.as_deref()),
-            bundle: recorded(config.files_bundle.as_deref()),
+            merged: None,
+            csv: record(Some(&self.csv), config.out.as_deref()),
+            side_csv: record(self.side.as_ref(), config.side_out.as_deref()),
+            bundle: record(self.bundle.as_ref(), config.files_bundle.as_deref()),
             metrics: metrics
                 .iter()
                 .zip(&self.accs)
@@ -663,29 +865,46 @@ impl Writer {
                 .zip(&self.accs)
                 .map(|(m, a)| a.to_state(&m.name))
                 .collect(),
+            checksum: String::new(),
         };
-        write_outputs(
-            &summary,
+        let reports = stage_reports(
+            &mut summary,
             metrics,
             &self.accs,
             config.summary.as_deref(),
             config.hist.as_deref(),
-        )?;
-        if let Some(side) = self.side_sink {
-            side.finish()
-                .map_err(RunError::io("cannot finish the side CSV"))?;
+        )
+        .map_err(|e| {
+            let note = match &self.checkpoint {
+                Some(ckpt) => format!(
+                    "; nothing was renamed into place: the complete {} kept with the \
+                     checkpoint {}: run the same command with --resume to finish",
+                    self.partials().join(", "),
+                    ckpt.display()
+                ),
+                None => String::new(),
+            };
+            e.leaving(&note)
+        })?;
+        let Writer {
+            csv,
+            side,
+            bundle,
+            checkpoint,
+            ..
+        } = self;
+        for sink in [Some(csv), side, bundle].into_iter().flatten() {
+            let name = sink
+                .destination()
+                .and_then(Destination::final_path)
+                .map_or("the output".into(), |p| p.display().to_string());
+            sink.commit()
+                .map_err(RunError::io(format!("cannot rename {name} into place")))?;
         }
-        if let Some(bundle) = self.bundle_sink {
-            bundle
-                .finish()
-                .map_err(RunError::io("cannot finish the bundled files"))?;
-        }
-        self.sink
-            .finish()
-            .map_err(RunError::io("cannot finish the CSV"))?;
-        if let Some(ckpt) = &self.checkpoint {
+        if let Some(ckpt) = &checkpoint {
             let _ = std::fs::remove_file(ckpt);
         }
+        commit_reports(reports)?;
         if !config.quiet {
             let _ = io::stderr().write_all(summary_table(&summary).as_bytes());
         }
@@ -693,42 +912,52 @@ impl Writer {
     }
 }
 
-/// Writes the histogram files and the summary JSON of a finished run (or of
-/// a merge).
-pub fn write_outputs(
-    summary: &Summary,
+/// Writes the histogram files and the sealed summary of a finished run (or
+/// of a merge) under temporary names, all or none; [`commit_reports`]
+/// renames them into place, histograms first, the summary last.
+pub(crate) fn stage_reports(
+    summary: &mut Summary,
     metrics: &[Metric],
     accs: &[Accumulator],
     summary_path: Option<&Path>,
     hist_dir: Option<&Path>,
-) -> Result<(), RunError> {
+) -> Result<Vec<(PathBuf, Staged)>, RunError> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     if let Some(dir) = hist_dir {
         std::fs::create_dir_all(dir).map_err(RunError::io(format!(
             "cannot create the histogram directory {}",
             dir.display()
         )))?;
         for (m, acc) in metrics.iter().zip(accs) {
-            if let (Some(text), Some(bin)) = (acc.hgrm(), acc.hist_v2()) {
-                let base = dir.join(&m.name);
-                let hgrm = base.with_extension("hgrm");
-                let hdr = base.with_extension("hdr");
-                write_atomic(&hgrm, text.as_bytes())
-                    .and_then(|()| write_atomic(&hdr, &bin))
-                    .map_err(RunError::io(format!(
-                        "cannot write histograms to {}",
-                        dir.display()
-                    )))?;
+            for (suffix, bytes) in acc.hist_files() {
+                files.push((dir.join(format!("{}.{suffix}", m.name)), bytes));
             }
         }
     }
     if let Some(path) = summary_path {
-        let mut json = serde_json::to_vec_pretty(summary)
+        let json = summary
+            .seal()
             .map_err(|e| RunError::Internal(format!("summary: {e}")))?;
-        json.push(b'\n');
-        write_atomic(path, &json).map_err(RunError::io(format!(
-            "cannot write the summary {}",
-            path.display()
-        )))?;
+        files.push((path.to_path_buf(), json));
+    }
+    let mut staged = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        match Staged::write(&path, bytes) {
+            Ok(s) => staged.push((path, s)),
+            Err(e) => {
+                staged.into_iter().for_each(|(_, s)| s.discard());
+                return Err(RunError::io(format!("cannot write {}", path.display()))(e));
+            }
+        }
+    }
+    Ok(staged)
+}
+
+/// Renames staged reports into place, in order.
+pub(crate) fn commit_reports(staged: Vec<(PathBuf, Staged)>) -> Result<(), RunError> {
+    for (path, s) in staged {
+        s.commit()
+            .map_err(RunError::io(format!("cannot write {}", path.display())))?;
     }
     Ok(())
 }

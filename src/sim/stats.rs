@@ -6,8 +6,15 @@
 //! the games (threads, chunks, shards, a resumed run) merges to exactly the
 //! same numbers; the mean and variance are computed from them once, at the
 //! end, with the textbook formula evaluated in exact integer arithmetic.
-//! Percentiles come from an HdrHistogram (3 significant digits) of
-//! `stored - min`, which merges exactly too.
+//!
+//! Percentiles come from two HdrHistograms of 5 significant digits, one of
+//! the values at least zero and one of the magnitudes of the negative ones.
+//! Splitting by sign keeps the precision relative to the value itself, so
+//! values near zero are exact (shifting every value by the metric's minimum
+//! would make -2.00 and 0.00 land in buckets hundreds of units wide). Every
+//! magnitude below 2^18 stored units is its own bucket, so percentiles are
+//! the exact order statistics there; beyond, a percentile is given to the
+//! digits its bucket resolves ([`Accumulator::quantile`]).
 
 use hdrhistogram::serialization::{Deserializer, Serializer, V2Serializer};
 use hdrhistogram::Histogram;
@@ -15,11 +22,50 @@ use serde::{Deserialize, Serialize};
 
 use super::MetricKind;
 
-/// Significant digits kept by every histogram (relative error at most 0.1%).
-pub const SIGNIFICANT_DIGITS: u8 = 3;
+/// Significant digits kept by every histogram: magnitudes below 2^18
+/// stored units are recorded exactly.
+pub const SIGNIFICANT_DIGITS: u8 = 5;
 
 /// z for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The quantiles every summary reports, as exact fractions (p50, p90, p99,
+/// p99.9): the rank is `ceil(n * num / den)` in integers, never a float
+/// product that lands a hair above an integer.
+pub const QUANTILES: [(u64, u64); 4] = [(1, 2), (9, 10), (99, 100), (999, 1000)];
+
+fn new_histogram() -> Histogram<u64> {
+    Histogram::new(SIGNIFICANT_DIGITS).expect("5 significant digits is a valid histogram")
+}
+
+/// A percentile as the histogram knows it: the signed stored values its
+/// bucket spans (equal when exact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bucket {
+    pub lo: i64,
+    pub hi: i64,
+}
+
+impl Bucket {
+    /// The value to report: exact when the bucket is one value; otherwise
+    /// the middle, rounded to the power of ten no smaller than the
+    /// bucket's width (so the true value is within one unit of the last
+    /// digit that is not a rounding zero).
+    pub fn value(self) -> i64 {
+        if self.lo == self.hi {
+            return self.lo;
+        }
+        let width = (i128::from(self.hi) - i128::from(self.lo) + 1) as u128;
+        let mut step: u128 = 1;
+        while step < width {
+            step *= 10;
+        }
+        let mid = (i128::from(self.lo) + i128::from(self.hi)).div_euclid(2);
+        let step = step as i128;
+        let rounded = (mid + step / 2).div_euclid(step) * step;
+        rounded.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+    }
+}
 
 /// The running state of one metric.
 #[derive(Clone, Debug)]
@@ -30,14 +76,14 @@ pub struct Accumulator {
     pub sum_sq: i128,
     pub min: i64,
     pub max: i64,
+    /// Values at least zero (metrics with a histogram).
     pub hist: Option<Histogram<u64>>,
+    /// Magnitudes of negative values, created at the first one.
+    pub hist_neg: Option<Histogram<u64>>,
 }
 
 impl Accumulator {
     pub fn new(kind: MetricKind) -> Accumulator {
-        let hist = kind.has_histogram().then(|| {
-            Histogram::new(SIGNIFICANT_DIGITS).expect("3 significant digits is a valid histogram")
-        });
         Accumulator {
             kind,
             count: 0,
@@ -45,18 +91,14 @@ impl Accumulator {
             sum_sq: 0,
             min: i64::MAX,
             max: i64::MIN,
-            hist,
+            hist: kind.has_histogram().then(new_histogram),
+            hist_neg: None,
         }
     }
 
     /// Converts a metric value to its stored integer.
     pub fn to_stored(&self, value: f64) -> i64 {
         (value * f64::from(self.kind.scale())).round() as i64
-    }
-
-    /// The histogram's offset: stored values are recorded as `stored - base`.
-    fn base(&self) -> i64 {
-        self.kind.min().saturating_mul(i64::from(self.kind.scale()))
     }
 
     /// Records one stored value.
@@ -66,16 +108,23 @@ impl Accumulator {
         self.sum_sq += i128::from(stored) * i128::from(stored);
         self.min = self.min.min(stored);
         self.max = self.max.max(stored);
-        let base = self.base();
-        if let Some(h) = &mut self.hist {
-            // A value below the declared minimum is a game bug; it still
-            // counts exactly in the moments, and lands in the lowest bucket.
+        if self.hist.is_none() {
+            return;
+        }
+        let (h, magnitude) = if stored >= 0 {
+            (self.hist.as_mut(), stored as u64)
+        } else {
+            (
+                Some(self.hist_neg.get_or_insert_with(new_histogram)),
+                stored.unsigned_abs(),
+            )
+        };
+        if let Some(h) = h {
             // `record` grows the auto-resizing histogram; `saturating_record`
             // would silently clamp to its current top (regression test
             // `percentiles_beyond_the_initial_range`).
-            let shifted = stored.saturating_sub(base).max(0) as u64;
-            if h.record(shifted).is_err() {
-                h.saturating_record(shifted);
+            if h.record(magnitude).is_err() {
+                h.saturating_record(magnitude);
             }
         }
     }
@@ -90,10 +139,64 @@ impl Accumulator {
         if let (Some(a), Some(b)) = (&mut self.hist, &other.hist) {
             a.add(b).expect("auto-resizing histograms always add");
         }
+        if let Some(b) = &other.hist_neg {
+            self.hist_neg
+                .get_or_insert_with(new_histogram)
+                .add(b)
+                .expect("auto-resizing histograms always add");
+        }
     }
 
     fn unscale(&self, stored: f64) -> f64 {
         stored / f64::from(self.kind.scale())
+    }
+
+    /// The bucket holding the value of rank `rank` (from 1) in ascending
+    /// order, narrowed to the exact extremes.
+    fn bucket_of_rank(&self, rank: u64) -> Option<Bucket> {
+        let pos = self.hist.as_ref()?;
+        let neg_n = self.hist_neg.as_ref().map_or(0, Histogram::len);
+        let find = |h: &Histogram<u64>, r: u64| -> Option<(u64, u64)> {
+            let mut seen = 0;
+            for v in h.iter_recorded() {
+                seen += v.count_at_value();
+                if seen >= r {
+                    let hi = v.value_iterated_to();
+                    return Some((h.lowest_equivalent(hi), hi));
+                }
+            }
+            None
+        };
+        let (lo, hi) = if rank <= neg_n {
+            // Ascending values are descending magnitudes.
+            let neg = self.hist_neg.as_ref()?;
+            let (mlo, mhi) = find(neg, neg_n - rank + 1)?;
+            (
+                0i64.saturating_sub_unsigned(mhi),
+                0i64.saturating_sub_unsigned(mlo),
+            )
+        } else {
+            let (lo, hi) = find(pos, rank - neg_n)?;
+            (
+                i64::try_from(lo).unwrap_or(i64::MAX),
+                i64::try_from(hi).unwrap_or(i64::MAX),
+            )
+        };
+        Some(Bucket {
+            lo: lo.clamp(self.min, self.max),
+            hi: hi.clamp(self.min, self.max),
+        })
+    }
+
+    /// The `num/den` quantile: the bucket of the value of rank
+    /// `max(1, ceil(n * num / den))`, the smallest value with at least that
+    /// share of the values at or below it.
+    pub fn quantile(&self, num: u64, den: u64) -> Option<Bucket> {
+        if self.count == 0 || den == 0 {
+            return None;
+        }
+        let rank = (u128::from(self.count) * u128::from(num)).div_ceil(u128::from(den));
+        self.bucket_of_rank((rank as u64).clamp(1, self.count))
     }
 
     /// The summary figures of this metric.
@@ -121,18 +224,9 @@ impl Accumulator {
         s.sd = Some(sd);
         let half = Z95 * sd / (n as f64).sqrt();
         s.ci95 = Some([mean - half, mean + half]);
-        if let Some(h) = &self.hist {
-            let base = self.base();
-            let q = |q: f64| {
-                let v = h.value_at_quantile(q) as i64 + base;
-                // The histogram keeps 3 digits; the exact extremes are known.
-                self.unscale(v.clamp(self.min, self.max) as f64)
-            };
-            s.p50 = Some(q(0.5));
-            s.p90 = Some(q(0.9));
-            s.p99 = Some(q(0.99));
-            s.p999 = Some(q(0.999));
-        }
+        let [p50, p90, p99, p999] =
+            QUANTILES.map(|(a, b)| self.quantile(a, b).map(|q| self.unscale(q.value() as f64)));
+        (s.p50, s.p90, s.p99, s.p999) = (p50, p90, p99, p999);
         s
     }
 
@@ -158,7 +252,6 @@ impl Accumulator {
 
     /// The exact state, for checkpoints and shard merging.
     pub fn to_state(&self, name: &str) -> AccumulatorState {
-        let hist_v2 = self.hist_v2().map(|bytes| base64_encode(&bytes));
         AccumulatorState {
             name: name.to_string(),
             kind: self.kind,
@@ -167,63 +260,158 @@ impl Accumulator {
             sum_sq: self.sum_sq.to_string(),
             min: self.min,
             max: self.max,
-            hist_v2,
+            hist_v2: self.hist.as_ref().map(|h| base64_encode(&v2_bytes(h))),
+            hist_neg_v2: self.hist_neg.as_ref().map(|h| base64_encode(&v2_bytes(h))),
         }
     }
 
-    /// Rebuilds an accumulator from its state.
+    /// Rebuilds an accumulator from its state, refusing a state that no
+    /// run could have produced (it was edited or damaged): a count that
+    /// disagrees with the histograms, `min > max`, sums outside what the
+    /// extremes allow.
     pub fn from_state(kind: MetricKind, st: &AccumulatorState) -> Result<Accumulator, String> {
+        let bad = |what: &str| format!("metric {}: {what}", st.name);
+        if st.kind != kind {
+            return Err(bad("its kind differs from the game's"));
+        }
+        if let MetricKind::Fixed { scale, .. } = kind {
+            if scale == 0 {
+                return Err(bad("scale 0"));
+            }
+        }
         let mut acc = Accumulator::new(kind);
         acc.count = st.count;
-        acc.sum = st
-            .sum
-            .parse()
-            .map_err(|_| format!("bad sum of {}", st.name))?;
-        acc.sum_sq = st
-            .sum_sq
-            .parse()
-            .map_err(|_| format!("bad sum_sq of {}", st.name))?;
+        acc.sum = st.sum.parse().map_err(|_| bad("bad sum"))?;
+        acc.sum_sq = st.sum_sq.parse().map_err(|_| bad("bad sum_sq"))?;
         acc.min = st.min;
         acc.max = st.max;
-        if let (Some(h), Some(text)) = (&mut acc.hist, &st.hist_v2) {
-            let bytes = base64_decode(text).map_err(|_| format!("bad histogram of {}", st.name))?;
+        let load = |text: &Option<String>| -> Result<Option<Histogram<u64>>, String> {
+            let Some(text) = text else { return Ok(None) };
+            let bytes = base64_decode(text).map_err(|_| bad("bad histogram"))?;
             let loaded: Histogram<u64> = Deserializer::new()
                 .deserialize(&mut bytes.as_slice())
-                .map_err(|e| format!("bad histogram of {}: {e:?}", st.name))?;
+                .map_err(|e| bad(&format!("bad histogram ({e:?})")))?;
+            let mut h = new_histogram();
             h.add(&loaded)
-                .map_err(|e| format!("bad histogram of {}: {e:?}", st.name))?;
+                .map_err(|e| bad(&format!("bad histogram ({e:?})")))?;
+            Ok(Some(h))
+        };
+        if kind.has_histogram() {
+            acc.hist = Some(load(&st.hist_v2)?.unwrap_or_else(new_histogram));
+            acc.hist_neg = load(&st.hist_neg_v2)?;
+        } else if st.hist_v2.is_some() || st.hist_neg_v2.is_some() {
+            return Err(bad("a histogram for a proportion"));
         }
+        acc.check().map_err(|why| bad(&why))?;
         Ok(acc)
     }
 
-    /// The `.hgrm` percentile distribution (HdrHistogram's text format, in
-    /// the metric's own units), or `None` for a proportion.
-    pub fn hgrm(&self) -> Option<String> {
-        let h = self.hist.as_ref()?;
-        let base = self.base();
-        let value = |v: u64| self.unscale((v as i64 + base) as f64);
-        let mut out = String::new();
-        out.push_str(&format!(
+    /// The invariants every recorded state satisfies.
+    fn check(&self) -> Result<(), String> {
+        let n = i128::from(self.count);
+        if self.count == 0 {
+            let empty = self.sum == 0
+                && self.sum_sq == 0
+                && self.min == i64::MAX
+                && self.max == i64::MIN
+                && self.hist.as_ref().is_none_or(|h| h.is_empty())
+                && self.hist_neg.as_ref().is_none_or(|h| h.is_empty());
+            return if empty {
+                Ok(())
+            } else {
+                Err("values recorded with a count of 0".into())
+            };
+        }
+        if self.min > self.max {
+            return Err(format!("min {} > max {}", self.min, self.max));
+        }
+        let (lo, hi) = (i128::from(self.min), i128::from(self.max));
+        if self.sum < n * lo || self.sum > n * hi {
+            return Err("its sum is outside count x [min, max]".into());
+        }
+        let sq_max = n.saturating_mul(lo.abs().max(hi.abs()).saturating_pow(2));
+        if self.sum_sq < 0 || self.sum_sq > sq_max || self.sum_sq < lo.abs().min(hi.abs()) {
+            return Err("its sum of squares is impossible".into());
+        }
+        if self.kind == MetricKind::Proportion
+            && (self.min < 0 || self.max > 1 || self.sum_sq != self.sum)
+        {
+            return Err("a proportion with values other than 0 and 1".into());
+        }
+        if let Some(pos) = &self.hist {
+            let neg_n = self.hist_neg.as_ref().map_or(0, Histogram::len);
+            if pos.len() + neg_n != self.count {
+                return Err(format!(
+                    "its histograms hold {} values, its count is {}",
+                    pos.len() + neg_n,
+                    self.count
+                ));
+            }
+            if (neg_n > 0) != (self.min < 0) || pos.is_empty() == (self.max >= 0) {
+                return Err("its histograms disagree with min and max".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The histogram files of `--hist`, as (suffix, bytes): the `.hgrm`
+    /// percentile distribution (HdrHistogram's text format, in the metric's
+    /// own units), the `.hdr` V2 binary of the values at least zero and,
+    /// when there are negative values, `.neg.hdr` of their magnitudes.
+    /// Nothing for a proportion.
+    pub fn hist_files(&self) -> Vec<(&'static str, Vec<u8>)> {
+        let Some(pos) = &self.hist else {
+            return Vec::new();
+        };
+        let mut files = vec![("hgrm", self.hgrm().into_bytes()), ("hdr", v2_bytes(pos))];
+        if let Some(neg) = &self.hist_neg {
+            files.push(("neg.hdr", v2_bytes(neg)));
+        }
+        files
+    }
+
+    /// The percentile distribution, HdrHistogram's `.hgrm` layout: 5 ticks
+    /// per halving of the distance to 100%, each with the value at that
+    /// percentile and the count at or below it.
+    pub fn hgrm(&self) -> String {
+        let mut out = format!(
             "{:>12} {:>14} {:>10} {:>14}\n\n",
             "Value", "Percentile", "TotalCount", "1/(1-Percentile)"
-        ));
-        for it in h.iter_quantiles(5) {
-            let p = it.quantile_iterated_to();
-            let inv = if p < 1.0 {
-                format!("{:>14.2}", 1.0 / (1.0 - p))
-            } else {
-                format!("{:>14}", "inf")
-            };
+        );
+        let n = self.count;
+        if n > 0 {
+            let mut last_rank = 0;
+            let mut tick = 0u32;
+            loop {
+                let p = 1.0 - 0.5f64.powf(f64::from(tick) / 5.0);
+                let rank = ((p * n as f64).ceil() as u64).clamp(1, n);
+                if rank > last_rank || tick == 0 {
+                    if let Some(b) = self.bucket_of_rank(rank) {
+                        out.push_str(&format!(
+                            "{:>12.3} {:>14.12} {:>10} {:>14.2}\n",
+                            self.unscale(b.value() as f64),
+                            p,
+                            rank,
+                            1.0 / (1.0 - p)
+                        ));
+                    }
+                    last_rank = rank;
+                }
+                if rank >= n || tick > 400 {
+                    break;
+                }
+                tick += 1;
+            }
             out.push_str(&format!(
-                "{:>12.3} {:>14.12} {:>10} {}\n",
-                value(it.value_iterated_to()),
-                p,
-                it.count_since_last_iteration(),
-                inv
+                "{:>12.3} {:>14.12} {:>10} {:>14}\n",
+                self.unscale(self.max as f64),
+                1.0,
+                n,
+                "inf"
             ));
         }
-        let mean = if self.count > 0 {
-            self.unscale(exact_ratio(self.sum, i128::from(self.count)))
+        let mean = if n > 0 {
+            self.unscale(exact_ratio(self.sum, i128::from(n)))
         } else {
             0.0
         };
@@ -234,39 +422,42 @@ impl Accumulator {
         ));
         out.push_str(&format!(
             "#[Max     = {:>12.3}, Total count    = {:>12}]\n",
-            if self.count > 0 {
+            if n > 0 {
                 self.unscale(self.max as f64)
             } else {
                 0.0
             },
-            h.len()
+            n
         ));
+        let (buckets, distinct) = [&self.hist, &self.hist_neg]
+            .into_iter()
+            .flatten()
+            .fold((0, 0), |(b, d), h| {
+                (b + h.buckets(), d + h.distinct_values())
+            });
         out.push_str(&format!(
             "#[Buckets = {:>12}, SubBuckets     = {:>12}]\n",
-            h.buckets(),
-            h.distinct_values()
+            buckets, distinct
         ));
-        Some(out)
+        out
     }
+}
 
-    /// The histogram in HdrHistogram's V2 binary form.
-    pub fn hist_v2(&self) -> Option<Vec<u8>> {
-        let h = self.hist.as_ref()?;
-        // The V2 header records the highest trackable value, which depends
-        // on how the histogram grew. Copy into one sized by the data alone,
-        // so equal data always gives equal bytes (merged shards must equal
-        // the whole run).
-        let mut canonical = Histogram::<u64>::new_with_max(h.max().max(2), SIGNIFICANT_DIGITS)
-            .expect("a positive maximum and 3 digits make a valid histogram");
-        canonical
-            .add(h)
-            .expect("the copy is sized to hold every recorded value");
-        let mut bytes = Vec::new();
-        V2Serializer::new()
-            .serialize(&canonical, &mut bytes)
-            .expect("serialising into memory cannot fail");
-        Some(bytes)
-    }
+/// A histogram in HdrHistogram's V2 binary form. The V2 header records the
+/// highest trackable value, which depends on how the histogram grew; the
+/// copy is sized by the data alone, so equal data always gives equal bytes
+/// (merged shards must equal the whole run).
+fn v2_bytes(h: &Histogram<u64>) -> Vec<u8> {
+    let mut canonical = Histogram::<u64>::new_with_max(h.max().max(2), SIGNIFICANT_DIGITS)
+        .expect("a positive maximum and 5 digits make a valid histogram");
+    canonical
+        .add(h)
+        .expect("the copy is sized to hold every recorded value");
+    let mut bytes = Vec::new();
+    V2Serializer::new()
+        .serialize(&canonical, &mut bytes)
+        .expect("serialising into memory cannot fail");
+    bytes
 }
 
 /// `a / b` for exact integers, accurate even when `a` exceeds 2^53.
@@ -321,7 +512,11 @@ pub struct AccumulatorState {
     pub sum_sq: String,
     pub min: i64,
     pub max: i64,
+    /// Values at least zero.
     pub hist_v2: Option<String>,
+    /// Magnitudes of the negative values, when there are any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hist_neg_v2: Option<String>,
 }
 
 /// The summary figures of one metric, in its own units.

@@ -1,0 +1,210 @@
+//! `cardsim verify`: checks that a summary's files are exactly what it
+//! vouches for and, with `--rerun`, replays the recorded command and checks
+//! that the statistics and files come out identical. What a CI job that
+//! reproduces a seeded run calls.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::Args;
+
+use super::{bad_input, Cli, Command};
+use crate::sim::output::{OutputPart, Summary};
+use crate::sim::verify::{read_summary, verify_file};
+use crate::sim::Shard;
+
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  cardsim verify results/fishing/seed_rules.summary.json
+  cardsim verify --rerun run.json
+  cardsim verify shard-*.json merged.json")]
+pub struct VerifyArgs {
+    /// Summary files (written with --summary, or by merge).
+    #[arg(required = true, value_name = "SUMMARY")]
+    pub summaries: Vec<PathBuf>,
+    /// Also rerun each summary's recorded command (same version, seed,
+    /// games, options and shard) into a temporary directory, and check that
+    /// its statistics and files come out identical.
+    #[arg(long)]
+    pub rerun: bool,
+    /// Worker threads for --rerun [default: all cores]. Never changes the
+    /// result.
+    #[arg(long, short = 'j', value_name = "T",
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+}
+
+pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    for path in &args.summaries {
+        let s = read_summary(path)?;
+        let mut files = Vec::new();
+        for part in OutputPart::ALL {
+            match (verify_file(path, &s, part)?, part.record(&s)) {
+                (Some(file), Some(r)) => files.push(format!(
+                    "{} {} ({} rows, {} bytes)",
+                    part.what(),
+                    file.display(),
+                    r.rows,
+                    r.bytes
+                )),
+                (None, Some(r)) => files.push(format!(
+                    "{} written to a stream ({} rows, {} bytes: not readable back)",
+                    part.what(),
+                    r.rows,
+                    r.bytes
+                )),
+                _ => {}
+            }
+        }
+        let what = if files.is_empty() {
+            "no files".to_string()
+        } else {
+            files.join(", ")
+        };
+        writeln!(
+            out,
+            "ok: {}: {} games {}..{} of {} (seed {}); {what}",
+            path.display(),
+            s.identity.game,
+            s.first_game,
+            s.end_game,
+            s.identity.games,
+            s.identity.seed
+        )?;
+        if args.rerun {
+            rerun(path, &s, args.threads)?;
+            writeln!(
+                out,
+                "ok: {}: rerun gives identical statistics and files",
+                path.display()
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A directory removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> std::io::Result<TempDir> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir =
+            std::env::temp_dir().join(format!("cardsim-verify-{}-{nanos}", std::process::id()));
+        std::fs::create_dir(&dir)?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Replays the command `s` records and compares what it gives with `s`.
+fn rerun(path: &Path, s: &Summary, threads: Option<u64>) -> anyhow::Result<()> {
+    if s.command.is_empty() {
+        return Err(bad_input(format!(
+            "{} records no command (written through the library), so it cannot be rerun",
+            path.display()
+        )));
+    }
+    let mine = env!("CARGO_PKG_VERSION");
+    if s.identity.version != mine {
+        return Err(bad_input(format!(
+            "{} was written by cardsim {}; this is {mine}: rerun it with that version",
+            path.display(),
+            s.identity.version
+        )));
+    }
+    let argv = std::iter::once("cardsim".to_string()).chain(s.command.iter().cloned());
+    let mut cli = <Cli as clap::Parser>::try_parse_from(argv).map_err(|e| {
+        let text = e.render().to_string();
+        bad_input(format!(
+            "the command {} records does not parse: {}",
+            path.display(),
+            text.lines().next().unwrap_or("")
+        ))
+    })?;
+    let tmp = TempDir::new().context("cannot create a temporary directory for --rerun")?;
+    redirect(&mut cli.command, &tmp.0, s, threads).ok_or_else(|| {
+        bad_input(format!(
+            "the command {} records is not a simulation",
+            path.display()
+        ))
+    })?;
+    super::run(cli).context("the rerun failed")?;
+    let again = read_summary(&tmp.0.join("summary.json"))?;
+    let same = |what: &str, equal: bool| -> anyhow::Result<()> {
+        if equal {
+            Ok(())
+        } else {
+            anyhow::bail!(
+                "{}: the rerun gives other {what} than the summary records (not reproducible \
+                 with this binary and machine)",
+                path.display()
+            )
+        }
+    };
+    same("identity", again.identity == s.identity)?;
+    same(
+        "games",
+        (again.first_game, again.end_game) == (s.first_game, s.end_game),
+    )?;
+    same(
+        "statistics",
+        again.state == s.state && again.metrics == s.metrics,
+    )?;
+    for part in OutputPart::ALL {
+        let strip = |r: Option<&crate::sim::output::FileRecord>| {
+            r.map(|r| (r.rows, r.bytes, r.blake3.clone()))
+        };
+        same(
+            &format!("{} content", part.what()),
+            strip(part.record(&again)) == strip(part.record(s)),
+        )?;
+    }
+    Ok(())
+}
+
+/// Points every output of a parsed simulation command into `dir` (the
+/// summary at `dir/summary.json`), runs the shard `s` covers (the whole run
+/// for a merged summary), quietly and without resuming. `None` when the
+/// command is not a simulation.
+fn redirect(cmd: &mut Command, dir: &Path, s: &Summary, threads: Option<u64>) -> Option<()> {
+    let sim = match cmd {
+        Command::Fishing(a) => &mut a.sim,
+        Command::Holdem(a) => {
+            if a.pots.is_some() {
+                a.pots = Some(dir.join("pots.csv"));
+            }
+            if let Some(p) = &a.phh {
+                let bundled = p.extension().is_some_and(|e| e == "phhs");
+                a.phh = Some(dir.join(if bundled { "hands.phhs" } else { "hands" }));
+            }
+            &mut a.sim
+        }
+        Command::Tienlen(a) if a.command.is_none() => &mut a.play.sim,
+        Command::Solve(a) => &mut a.sim,
+        _ => return None,
+    };
+    if sim.out.is_some() {
+        sim.out = Some(dir.join("out.csv"));
+    }
+    sim.summary = Some(dir.join("summary.json"));
+    sim.hist = None;
+    sim.resume = false;
+    sim.quiet = true;
+    sim.progress = false;
+    sim.threads = threads;
+    sim.shard = s.shard.map(|sh| Shard {
+        index: sh.index,
+        count: sh.count,
+    });
+    Some(())
+}

@@ -1,0 +1,253 @@
+//! Checking what a summary vouches for, before anything trusts it: the
+//! summary itself (sealed by cardsim, and consistent: statistics that a
+//! run could have produced, games that its shard covers) and every file it
+//! names (rows, bytes, BLAKE3, and the games in the `game` column). `merge`
+//! runs these checks on every shard before joining anything, and `cardsim
+//! verify` runs them on any summary.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use super::output::{resolve_recorded, FileRecord, OutputPart, Summary};
+use super::runner::{RunError, Shard};
+use super::sink::hex_digest;
+use super::stats::Accumulator;
+
+/// Summaries larger than this are not read (a real one is a few MB).
+const MAX_SUMMARY_BYTES: u64 = 256 << 20;
+
+/// Reads a summary and checks its seal and its consistency.
+pub fn read_summary(path: &Path) -> Result<Summary, RunError> {
+    let bad = |why: String| RunError::Input(format!("summary {}: {why}", path.display()));
+    let len = std::fs::metadata(path)
+        .map_err(|e| bad(format!("cannot be read ({e})")))?
+        .len();
+    if len > MAX_SUMMARY_BYTES {
+        return Err(bad(format!("is too large ({len} bytes)")));
+    }
+    let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot be read ({e})")))?;
+    let text = String::from_utf8(bytes).map_err(|_| bad("is not UTF-8 text".into()))?;
+    let summary = Summary::unseal(&text).map_err(bad)?;
+    check_consistency(&summary).map_err(|why| bad(format!("is inconsistent: {why}")))?;
+    Ok(summary)
+}
+
+/// The invariants of every summary cardsim writes.
+pub fn check_consistency(s: &Summary) -> Result<(), String> {
+    let games = s.identity.games;
+    if s.first_game >= s.end_game || s.end_game > games {
+        return Err(format!(
+            "games {}..{} are not a range of a run of {games}",
+            s.first_game, s.end_game
+        ));
+    }
+    let expected = match s.shard {
+        Some(sh) if sh.count == 0 || sh.index >= sh.count => {
+            return Err(format!("shard {}/{} does not exist", sh.index, sh.count));
+        }
+        Some(sh) => Shard {
+            index: sh.index,
+            count: sh.count,
+        }
+        .range(games),
+        None => 0..games,
+    };
+    if expected != (s.first_game..s.end_game) {
+        return Err(format!(
+            "it covers games {}..{}, but its shard holds {}..{}",
+            s.first_game, s.end_game, expected.start, expected.end
+        ));
+    }
+    if s.state.len() != s.metrics.len() {
+        return Err("its metrics and their states differ in number".into());
+    }
+    let played = s.end_game - s.first_game;
+    for (st, m) in s.state.iter().zip(&s.metrics) {
+        if st.name != m.name {
+            return Err(format!("metric {} has the state of {}", m.name, st.name));
+        }
+        let acc = Accumulator::from_state(st.kind, st)?;
+        if acc.count > played {
+            return Err(format!(
+                "metric {} counts {} values in {played} games",
+                st.name, acc.count
+            ));
+        }
+        if &acc.summarize(&st.name) != m {
+            return Err(format!(
+                "the figures of metric {} are not those of its state",
+                st.name
+            ));
+        }
+    }
+    if let Some(csv) = &s.csv {
+        if csv.rows != played {
+            return Err(format!("its CSV has {} rows for {played} games", csv.rows));
+        }
+    }
+    if let Some(bundle) = &s.bundle {
+        if bundle.rows > played {
+            return Err(format!(
+                "its bundle has {} sections for {played} games",
+                bundle.rows
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What a file holds, as read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scanned {
+    pub rows: u64,
+    pub bytes: u64,
+    pub blake3: String,
+}
+
+/// A reader that hashes and counts what passes through it.
+struct Hashing<R> {
+    inner: R,
+    hasher: blake3::Hasher,
+    bytes: u64,
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+/// Reads a file of `part` whole: its hash and length, and its rows, each
+/// checked against the games `[first, end)` (the CSV: one row per game in
+/// order; the side CSV: rows in game order; a `.phhs` bundle: sections
+/// `[game + 1]` in order).
+pub fn scan(path: &Path, part: OutputPart, first: u64, end: u64) -> Result<Scanned, String> {
+    let file = File::open(path).map_err(|e| format!("cannot be read ({e})"))?;
+    let mut reader = Hashing {
+        inner: BufReader::with_capacity(1 << 20, file),
+        hasher: blake3::Hasher::new(),
+        bytes: 0,
+    };
+    let mut rows = 0u64;
+    let mut last: Option<u64> = None;
+    let mut take = |game: u64, rows: &mut u64| -> Result<(), String> {
+        let ok = match part {
+            OutputPart::Csv => game == first + *rows,
+            OutputPart::SideCsv | OutputPart::Bundle => {
+                (first..end).contains(&game) && last.is_none_or(|l| l <= game)
+            }
+        } && !(part == OutputPart::Bundle && last == Some(game));
+        if !ok {
+            return Err(format!(
+                "row {} is game {game}, out of order or outside games {first}..{end}",
+                *rows + 1
+            ));
+        }
+        last = Some(game);
+        *rows += 1;
+        Ok(())
+    };
+    match part {
+        OutputPart::Csv | OutputPart::SideCsv => {
+            let mut csv = csv::ReaderBuilder::new()
+                .has_headers(true)
+                .flexible(true)
+                .from_reader(&mut reader);
+            let mut record = csv::ByteRecord::new();
+            loop {
+                match csv.read_byte_record(&mut record) {
+                    Ok(false) => break,
+                    Ok(true) => {
+                        let game = record
+                            .get(0)
+                            .and_then(|f| std::str::from_utf8(f).ok())
+                            .and_then(|f| f.parse::<u64>().ok())
+                            .ok_or_else(|| format!("row {} has no game number", rows + 1))?;
+                        take(game, &mut rows)?;
+                    }
+                    Err(e) => return Err(format!("is not a readable CSV ({e})")),
+                }
+            }
+        }
+        OutputPart::Bundle => {
+            let mut lines = BufReader::new(&mut reader);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                let n = lines
+                    .read_until(b'\n', &mut line)
+                    .map_err(|e| format!("cannot be read ({e})"))?;
+                if n == 0 {
+                    break;
+                }
+                let text = line.strip_suffix(b"\n").unwrap_or(&line);
+                if let Some(num) = text.strip_prefix(b"[").and_then(|t| t.strip_suffix(b"]")) {
+                    let section = std::str::from_utf8(num)
+                        .ok()
+                        .and_then(|t| t.parse::<u64>().ok())
+                        .filter(|&k| k >= 1)
+                        .ok_or_else(|| format!("section {} has a bad header", rows + 1))?;
+                    take(section - 1, &mut rows)?;
+                }
+            }
+        }
+    }
+    io::copy(&mut reader, &mut io::sink()).map_err(|e| format!("cannot be read ({e})"))?;
+    Ok(Scanned {
+        rows,
+        bytes: reader.bytes,
+        blake3: hex_digest(&reader.hasher),
+    })
+}
+
+/// Checks one file a summary names against what it vouches for; returns
+/// its path, or `None` when the summary names no file for `part` (or the
+/// output went to a stream and cannot be read back).
+pub fn verify_file(
+    summary_path: &Path,
+    s: &Summary,
+    part: OutputPart,
+) -> Result<Option<PathBuf>, RunError> {
+    let Some(FileRecord {
+        path: Some(recorded),
+        rows,
+        bytes,
+        blake3,
+    }) = part.record(s)
+    else {
+        return Ok(None);
+    };
+    let path = resolve_recorded(recorded, summary_path);
+    let refuse = |why: String| {
+        RunError::Input(format!(
+            "{}: its {} {} {why}",
+            summary_path.display(),
+            part.what(),
+            path.display()
+        ))
+    };
+    let got = scan(&path, part, s.first_game, s.end_game).map_err(refuse)?;
+    if got.bytes != *bytes {
+        return Err(refuse(format!(
+            "has {} bytes, the summary vouches for {bytes} (truncated, extended or replaced)",
+            got.bytes
+        )));
+    }
+    if got.rows != *rows {
+        return Err(refuse(format!(
+            "has {} rows, the summary vouches for {rows}",
+            got.rows
+        )));
+    }
+    if got.blake3 != *blake3 {
+        return Err(refuse(
+            "is not the file the summary vouches for (its BLAKE3 differs: edited or replaced)"
+                .into(),
+        ));
+    }
+    Ok(Some(path))
+}
