@@ -334,70 +334,89 @@ fn bad_holdem_input_is_one_line_and_exit_2() {
     bad(&["holdem", "--phh-every", "0", "--phh", "x"]);
 }
 
-/// A killed `holdem` run with a pots CSV resumes to both files of an uncut
-/// run (the checkpoint records where each CSV stood).
+/// A `holdem` run with a pots CSV and a `.phhs` bundle, killed (SIGKILL)
+/// at random moments and resumed each time, ends with the three files of
+/// an uncut run, and a summary that verifies (the checkpoint records where
+/// each file stood, with the hash of its prefix).
 #[test]
-fn a_killed_run_resumes_both_csvs() {
+fn a_run_killed_at_random_moments_resumes_all_three_files() {
     use std::process::Stdio;
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let hands = "1000000";
-    let args = ["holdem", "--hands", hands, "--allin-trials", "0", "-q"];
-    run_ok(
-        &[
-            &args[..],
-            &[
-                "-o",
-                s(&d.join("whole.csv")),
-                "--pots",
-                s(&d.join("whole-pots.csv")),
-            ],
+    let args = [
+        "holdem",
+        "--hands",
+        hands,
+        "--allin-trials",
+        "0",
+        "-q",
+        "--phh-every",
+        "97",
+    ];
+    let outputs = |tag: &str| {
+        vec![
+            "-o".to_string(),
+            d.join(format!("{tag}.csv")).display().to_string(),
+            "--pots".to_string(),
+            d.join(format!("{tag}-pots.csv")).display().to_string(),
+            "--phh".to_string(),
+            d.join(format!("{tag}.phhs")).display().to_string(),
+            "--summary".to_string(),
+            d.join(format!("{tag}.json")).display().to_string(),
         ]
-        .concat(),
-    );
-    let cut = d.join("cut.csv");
+    };
+    let whole = outputs("whole");
+    let cut = outputs("cut");
+    let with = |extra: &[String], resume: bool| {
+        let mut v: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        v.extend_from_slice(extra);
+        if resume {
+            v.push("--resume".into());
+        }
+        v
+    };
+    let run_to_end = |v: Vec<String>| run_ok(&v.iter().map(String::as_str).collect::<Vec<_>>());
+    run_to_end(with(&whole, false));
     let ckpt = d.join("cut.csv.partial.ckpt");
-    let mut child = cardsim()
-        .args(args)
-        .args([
-            "--checkpoint-every",
-            "0.02",
-            "-o",
-            s(&cut),
-            "--pots",
-            s(&d.join("cut-pots.csv")),
-        ])
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
+    // A small xorshift, seeded from the clock: each run kills elsewhere.
+    let mut x = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+        | 1;
+    for round in 0..3 {
+        let mut child = cardsim()
+            .args(with(&cut, round > 0))
+            .args(["--checkpoint-every", "0.02"])
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        std::thread::sleep(Duration::from_millis(x % 300));
+        child.kill().unwrap();
+        if child.wait().unwrap().success() {
+            break; // finished before this kill: the comparison still holds
+        }
+        assert!(
+            !d.join("cut.json").exists(),
+            "a summary of an unfinished run"
+        );
     }
-    std::thread::sleep(Duration::from_millis(100));
-    child.kill().unwrap();
-    assert!(
-        !child.wait().unwrap().success(),
-        "finished before the kill: make it longer"
-    );
-    assert!(!cut.exists() && !d.join("cut-pots.csv").exists());
-    run_ok(
-        &[
-            &args[..],
-            &[
-                "--resume",
-                "-o",
-                s(&cut),
-                "--pots",
-                s(&d.join("cut-pots.csv")),
-            ],
-        ]
-        .concat(),
-    );
-    assert!(std::fs::read(d.join("whole.csv")).unwrap() == std::fs::read(&cut).unwrap());
-    assert!(
-        std::fs::read(d.join("whole-pots.csv")).unwrap()
-            == std::fs::read(d.join("cut-pots.csv")).unwrap()
-    );
+    run_to_end(with(&cut, true));
+    for ext in [".csv", "-pots.csv", ".phhs"] {
+        assert!(
+            std::fs::read(d.join(format!("whole{ext}"))).unwrap()
+                == std::fs::read(d.join(format!("cut{ext}"))).unwrap(),
+            "{ext} differs from the uncut run"
+        );
+    }
+    run_ok(&["verify", s(&d.join("cut.json"))]);
 }

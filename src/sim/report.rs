@@ -18,18 +18,29 @@ fn num(v: Option<f64>) -> String {
 /// The summary as the terminal table printed on stderr.
 pub fn summary_table(s: &Summary) -> String {
     let played = s.end_game - s.first_game;
+    let timing = match &s.merged {
+        // A merge: the span is elapsed time, the sum is the work's cost.
+        Some(m) => format!(
+            "merged from {} shards: {:.2} s from the first shard's start to the last one's end \
+             ({:.2} s summed over shards), {:.0} games/s",
+            m.shards, s.wall_time_s, m.shard_time_sum_s, s.games_per_s
+        ),
+        None => format!(
+            "{:.2} s on {} thread{}, {:.0} games/s",
+            s.wall_time_s,
+            s.threads,
+            if s.threads == 1 { "" } else { "s" },
+            s.games_per_s
+        ),
+    };
     let mut out = format!(
-        "{} {} games (seed {}{}), {:.2} s on {} thread{}, {:.0} games/s\n",
+        "{} {} games (seed {}{}), {timing}\n",
         s.identity.game,
         played,
         s.identity.seed,
         s.shard
             .map(|sh| format!(", shard {}/{}", sh.index, sh.count))
             .unwrap_or_default(),
-        s.wall_time_s,
-        s.threads,
-        if s.threads == 1 { "" } else { "s" },
-        s.games_per_s
     );
     let header = [
         "metric", "n", "mean", "95% CI", "sd", "min", "p50", "p90", "p99", "p99.9", "max",

@@ -635,4 +635,134 @@ mod tests {
         assert!(near(s.p99, 9900.0), "{s:?}");
         assert!(near(s.p999, 9990.0), "{s:?}");
     }
+
+    /// The exact order statistic of rank `ceil(n * a / b)` (at least 1).
+    fn exact_quantile(sorted: &[i64], a: u64, b: u64) -> i64 {
+        let n = sorted.len() as u64;
+        let rank = (n * a).div_ceil(b).clamp(1, n);
+        sorted[rank as usize - 1]
+    }
+
+    /// A deterministic sample of `n` stored values in `lo..=hi`, with many
+    /// exact zeros and small negatives (as hold'em's net chips have).
+    fn sample(n: usize, lo: i64, hi: i64, seed: u64) -> Vec<i64> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match i % 5 {
+                    0 | 1 => 0,
+                    2 => -200,
+                    _ => lo + (x % (hi - lo + 1) as u64) as i64,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn percentiles_are_the_exact_order_statistics_for_every_kind() {
+        let kinds = [
+            MetricKind::Integer { min: 0 },
+            MetricKind::Integer { min: -400 },
+            MetricKind::Fixed {
+                scale: 100,
+                min: -400,
+            },
+            MetricKind::Fixed {
+                scale: 10_000,
+                min: 0,
+            },
+        ];
+        for (k, kind) in kinds.into_iter().enumerate() {
+            let scale = i64::from(kind.scale());
+            let (lo, hi) = (kind.min() * scale, 1200 * scale.min(100));
+            for n in [1usize, 2, 7, 1000, 30_001] {
+                let mut values = sample(n, lo.max(-40_000), hi, 7 + k as u64 + n as u64);
+                if lo >= 0 {
+                    values.iter_mut().for_each(|v| *v = v.abs());
+                }
+                let mut acc = Accumulator::new(kind);
+                values.iter().for_each(|&v| acc.record(v));
+                values.sort_unstable();
+                let s = acc.summarize("m");
+                let got = [s.p50, s.p90, s.p99, s.p999];
+                for ((a, b), got) in QUANTILES.into_iter().zip(got) {
+                    let want = exact_quantile(&values, a, b) as f64 / scale as f64;
+                    assert_eq!(got, Some(want), "{kind:?}, n = {n}, quantile {a}/{b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn net_chips_near_zero_are_exact() {
+        // The regression: ev_net in chips (2 decimals), mostly 0.00 and
+        // -2.00 with a long tail, gave p50 = p90 = 0.31 and -1.93.
+        let kind = MetricKind::Fixed {
+            scale: 100,
+            min: -400,
+        };
+        let mut acc = Accumulator::new(kind);
+        for i in 0..10_000i64 {
+            let v = match i % 10 {
+                0..=5 => 0,
+                6..=8 => -200,
+                _ => 100 * (i % 1100) - 40_000,
+            };
+            acc.record(v);
+        }
+        let s = acc.summarize("ev_net");
+        assert_eq!(s.p50, Some(0.0));
+        assert_eq!(s.p90, Some(0.0));
+        let q = acc.quantile(3, 10).unwrap();
+        assert_eq!((q.lo, q.hi), (-200, -200));
+    }
+
+    #[test]
+    fn beyond_the_exact_range_a_percentile_keeps_only_the_digits_it_resolves() {
+        let mut acc = Accumulator::new(integer());
+        let values: Vec<i64> = (0..20_000).map(|i| 1_000_000_007 + i * 9_973).collect();
+        values.iter().for_each(|&v| acc.record(v));
+        for (a, b) in QUANTILES {
+            let exact = exact_quantile(&values, a, b);
+            let bucket = acc.quantile(a, b).unwrap();
+            assert!(
+                bucket.lo <= exact && exact <= bucket.hi,
+                "{bucket:?} {exact}"
+            );
+            let got = bucket.value();
+            let width = (bucket.hi - bucket.lo + 1) as u64;
+            let mut step = 1i64;
+            while (step as u64) < width {
+                step *= 10;
+            }
+            assert_eq!(got % step, 0, "{got} is not rounded to {step}");
+            assert!(
+                (got - exact).abs() <= step,
+                "{got} vs {exact}: more than one {step} off"
+            );
+        }
+    }
+
+    #[test]
+    fn a_state_no_run_could_produce_is_refused() {
+        let mut acc = Accumulator::new(integer());
+        [3, 9, 4].iter().for_each(|&v| acc.record(v));
+        let good = acc.to_state("m");
+        let tamper = |f: &dyn Fn(&mut AccumulatorState)| {
+            let mut st = good.clone();
+            f(&mut st);
+            Accumulator::from_state(st.kind, &st)
+        };
+        assert!(tamper(&|_| ()).is_ok());
+        assert!(tamper(&|st| std::mem::swap(&mut st.min, &mut st.max)).is_err());
+        assert!(tamper(&|st| st.count += 1).is_err());
+        assert!(tamper(&|st| st.sum = "100".into()).is_err());
+        assert!(tamper(&|st| st.sum_sq = "-1".into()).is_err());
+        assert!(tamper(&|st| st.min = -5).is_err());
+        assert!(tamper(&|st| st.hist_v2 = Some("AAAA".into())).is_err());
+        assert!(tamper(&|st| st.kind = MetricKind::Proportion).is_err());
+    }
 }
