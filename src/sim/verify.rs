@@ -251,3 +251,66 @@ pub fn verify_file(
     }
     Ok(Some(path))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::checkpoint::Checkpoint;
+    use proptest::prelude::*;
+
+    /// A real summary (a small fishing run), sealed.
+    fn valid_summary() -> &'static str {
+        static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        TEXT.get_or_init(|| {
+            let game = crate::fishing::FishingGame::new(crate::fishing::Rules::default());
+            let config = crate::sim::RunConfig::new(300, 11);
+            let mut s = crate::sim::run(&game, &config).unwrap().summary;
+            String::from_utf8(s.seal().unwrap()).unwrap()
+        })
+    }
+
+    /// What every parse of untrusted text must give: a value, or an error
+    /// on one line.
+    fn one_line<T>(r: Result<T, String>) -> Result<(), TestCaseError> {
+        if let Err(e) = r {
+            prop_assert!(!e.contains('\n'), "{e}");
+            prop_assert!(!e.is_empty());
+        }
+        Ok(())
+    }
+
+    fn check_summary(text: &str) -> Result<(), String> {
+        let s = Summary::unseal(text)?;
+        check_consistency(&s)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(64)
+        ))]
+
+        #[test]
+        fn any_text_is_a_summary_or_a_one_line_error(text in "\\PC*") {
+            one_line(check_summary(&text))?;
+            one_line(Checkpoint::unseal(text.as_bytes()))?;
+        }
+
+        #[test]
+        fn a_mutated_summary_is_refused_on_one_line(
+            at in 0usize..100_000, byte in any::<u8>(), cut in any::<bool>()
+        ) {
+            let mut bytes = valid_summary().as_bytes().to_vec();
+            let at = at % bytes.len();
+            if cut { bytes.truncate(at) } else { bytes[at] = byte }
+            let text = String::from_utf8_lossy(&bytes);
+            let r = check_summary(&text);
+            // Only a change that leaves the content equal (the same byte
+            // written back, one blank for another) may still verify.
+            if r.is_ok() {
+                let as_json = |t: &str| serde_json::from_str::<serde_json::Value>(t).ok();
+                prop_assert_eq!(as_json(&text), as_json(valid_summary()));
+            }
+            one_line(r)?;
+        }
+    }
+}
