@@ -220,7 +220,7 @@ pub enum CardError {
 
 impl CardError {
     fn bad(token: &str) -> CardError {
-        CardError::Bad(token.to_string())
+        CardError::Bad(crate::text::quote(token))
     }
 }
 
@@ -278,7 +278,7 @@ fn parse_one(s: &str, jokers: JokerPolicy) -> Result<(Card, usize), CardError> {
     if let Some(len) = joker_prefix(s) {
         return match jokers {
             JokerPolicy::Allow => Ok((Card::JOKER, len)),
-            JokerPolicy::Reject => Err(CardError::Joker(s[..len].to_string())),
+            JokerPolicy::Reject => Err(CardError::Joker(s.chars().take(len).collect())),
         };
     }
     let (rank, rank_len) = if s.starts_with("10") {
@@ -287,7 +287,7 @@ fn parse_one(s: &str, jokers: JokerPolicy) -> Result<(Card, usize), CardError> {
         let c = s.chars().next().unwrap_or(' ');
         match rank_from_char(c) {
             Some(r) => (r, c.len_utf8()),
-            None => return Err(CardError::Bad(token_at(s))),
+            None => return Err(CardError::bad(&token_at(s))),
         }
     };
     let suit_char = s[rank_len..].chars().next();
@@ -296,7 +296,7 @@ fn parse_one(s: &str, jokers: JokerPolicy) -> Result<(Card, usize), CardError> {
             Card::new(rank, suit),
             rank_len + suit_char.map_or(0, char::len_utf8),
         )),
-        None => Err(CardError::Bad(token_at(s))),
+        None => Err(CardError::bad(&token_at(s))),
     }
 }
 
@@ -306,8 +306,11 @@ fn token_at(s: &str) -> String {
     s.chars().take(3).collect()
 }
 
-fn joker_prefix(s: &str) -> Option<usize> {
-    if s.len() >= 5 && s[..5].eq_ignore_ascii_case("joker") {
+/// The length of a joker word (`joker`, `W`, `X`, any case) at the front
+/// of `s`. Compares characters, never a byte slice that could end inside a
+/// multi-byte character (`1234é` once panicked here).
+pub(crate) fn joker_prefix(s: &str) -> Option<usize> {
+    if s.get(..5).is_some_and(|w| w.eq_ignore_ascii_case("joker")) {
         return Some(5);
     }
     match s.chars().next() {

@@ -180,9 +180,9 @@ fn plural_name(f: Face) -> String {
 }
 
 fn parse_face(s: &str) -> Result<(Face, usize), DealError> {
-    let bad = || DealError::BadToken(s.chars().take(3).collect());
-    if s.len() >= 5 && s[..5].eq_ignore_ascii_case("joker") {
-        return Ok((JOKER, 5));
+    let bad = || DealError::BadToken(crate::text::quote(&s.chars().take(3).collect::<String>()));
+    if let Some(len) = crate::cards::joker_prefix(s).filter(|&n| n > 1) {
+        return Ok((JOKER, len));
     }
     let (face, mut used) = if s.starts_with("10") {
         (8, 2)

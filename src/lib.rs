@@ -13,4 +13,5 @@ pub mod holdem;
 pub mod rng;
 pub mod sim;
 pub mod solver;
+pub mod text;
 pub mod tienlen;

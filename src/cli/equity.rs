@@ -86,8 +86,17 @@ pub fn run(args: EquityArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let result = pool.install(|| match stop {
         Some(stop) => equity::monte_carlo(&prepared, args.seed, stop),
-        None if args.exact || prepared.exact_is_cheap() => Ok(equity::exact(&prepared)),
-        None => equity::monte_carlo(&prepared, args.seed, Stop::StdErr(0.0005)),
+        None if args.exact => prepared.exact_checked(),
+        None if prepared.exact_is_cheap() => Ok(equity::exact(&prepared)),
+        None => match equity::monte_carlo(&prepared, args.seed, Stop::StdErr(0.0005)) {
+            // Valid deals too rare to sample: enumerate them if that fits.
+            Err(equity::EquityError::RareDeals { .. })
+                if prepared.exact_work() <= equity::MAX_EXACT_WORK =>
+            {
+                Ok(equity::exact(&prepared))
+            }
+            other => other,
+        },
     });
     let result = result.map_err(super::bad_input)?;
     let elapsed = start.elapsed();

@@ -40,11 +40,23 @@ pub const MAX_PLAYERS: usize = 10;
 pub const UNITS: u64 = 2520;
 /// Accepted Monte Carlo trials per batch (one generator per batch).
 pub const BATCH: u64 = 8192;
-/// Batches between two checks of a `--stderr` or `--time` stopping rule.
+/// Batches between two checks of a `--stderr` or `--time` stopping rule,
+/// and the most batches in flight at once (so memory never grows with the
+/// number of trials asked for).
 const WAVE: u64 = 32;
+/// Deals drawn to measure how often a random deal of hole cards is valid
+/// (ranges that share cards reject most deals).
+const PILOT_DEALS: u64 = 200_000;
+/// The most deals a Monte Carlo run may need to draw (at about 5 ns each,
+/// some 15 seconds on two cores); beyond, the request is refused or
+/// answered exactly.
+pub const MAX_DEALS: f64 = 5e9;
+/// The most work `--exact` takes on: hole-card deals times board
+/// completions times players (about 10^8 a second per core).
+pub const MAX_EXACT_WORK: u64 = 20_000_000_000;
 
 /// Why an equity question cannot be answered.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[derive(Clone, Debug, PartialEq, Error)]
 pub enum EquityError {
     #[error("equity needs 2 to {MAX_PLAYERS} players, got {0}")]
     PlayerCount(usize),
@@ -66,6 +78,19 @@ pub enum EquityError {
     },
     #[error("the standard-error target must be at least 0.00001, got {0}")]
     StdErrTooSmall(String),
+    #[error(
+        "only {:.2e}% of random deals are valid (the ranges share cards): {trials} trials would \
+         need about {:.1e} deals, more than {MAX_DEALS:.0e}; ask for fewer trials, a larger \
+         --stderr or a --time limit",
+        rate * 100.0, (*trials as f64) / rate
+    )]
+    RareDeals { rate: f64, trials: u64 },
+    #[error(
+        "exact enumeration would take about {work:.1e} showdown evaluations, more than the \
+         limit of {MAX_EXACT_WORK:.0e}: use Monte Carlo (--trials N or --stderr E)",
+        work = *work as f64
+    )]
+    ExactTooLarge { work: u64 },
 }
 
 /// One equity question.
@@ -229,6 +254,30 @@ impl Prepared {
             .saturating_mul(self.boards())
             .saturating_mul(self.players() as u64)
             <= 200_000_000
+    }
+
+    /// An upper bound on the work of exact enumeration: deals of hole
+    /// cards (suit classes when they can be counted cheaply) times board
+    /// completions times players, saturating.
+    pub fn exact_work(&self) -> u64 {
+        let bound = self.combination_bound();
+        let deals = if bound <= 2_000_000 {
+            self.classes().len() as u64
+        } else {
+            bound
+        };
+        deals
+            .saturating_mul(self.boards())
+            .saturating_mul(self.players() as u64)
+    }
+
+    /// Exact equity, refused beyond [`MAX_EXACT_WORK`].
+    pub fn exact_checked(&self) -> Result<EquityResult, EquityError> {
+        let work = self.exact_work();
+        if work > MAX_EXACT_WORK {
+            return Err(EquityError::ExactTooLarge { work });
+        }
+        Ok(exact(self))
     }
 
     fn any_deal(&self) -> bool {
@@ -479,15 +528,42 @@ pub fn monte_carlo(p: &Prepared, seed: u64, stop: Stop) -> Result<EquityResult, 
     }
     let sampler = Sampler::new(p);
     let start = Instant::now();
+    let deadline = match stop {
+        Stop::Time(d) => Some(start + d),
+        _ => None,
+    };
+    // How often a drawn deal is valid decides whether the request can be
+    // met in reasonable time (measured, from its own generator stream).
+    let rate = sampler.acceptance(&mut game_rng(seed ^ 0x9e37_79b9_7f4a_7c15, u64::MAX));
+    let wanted = match stop {
+        Stop::Trials(n) => Some(n),
+        // Shares lie in [0, 1], so their variance is at most 1/4.
+        Stop::StdErr(e) => Some((0.25 / (e * e)).ceil() as u64),
+        Stop::Time(_) => None,
+    };
+    if let Some(trials) = wanted {
+        // Refused only for rejection's sake: a request of many trials whose
+        // deals are mostly valid simply runs as long as it was asked to.
+        let deals = trials as f64 / rate;
+        if deals > MAX_DEALS && deals > 4.0 * trials as f64 {
+            return Err(EquityError::RareDeals { rate, trials });
+        }
+    }
     let mut total = Tally::default();
     let mut next_batch = 0u64;
     loop {
+        // At most WAVE batches at once: memory is bounded whatever the
+        // number of trials.
         let (batches, last_size) = match stop {
             Stop::Trials(n) => {
                 let b = n.div_ceil(BATCH);
-                (b, n - (b.saturating_sub(1)) * BATCH)
+                (b.min(next_batch + WAVE), n - (b.saturating_sub(1)) * BATCH)
             }
             _ => (next_batch + WAVE, BATCH),
+        };
+        let all = match stop {
+            Stop::Trials(n) => n.div_ceil(BATCH),
+            _ => u64::MAX,
         };
         // One batch per rayon job (`with_max_len(1)`): by default rayon
         // folds runs of up to a quarter of the batches sequentially, which
@@ -498,8 +574,8 @@ pub fn monte_carlo(p: &Prepared, seed: u64, stop: Stop) -> Result<EquityResult, 
             .with_max_len(1)
             .map(|i| {
                 let b = next_batch + i as u64;
-                let size = if b + 1 == batches { last_size } else { BATCH };
-                sampler.batch(&mut game_rng(seed, b), size)
+                let size = if b + 1 == all { last_size } else { BATCH };
+                sampler.batch(&mut game_rng(seed, b), size, deadline)
             })
             .collect();
         for t in &wave {
@@ -507,7 +583,7 @@ pub fn monte_carlo(p: &Prepared, seed: u64, stop: Stop) -> Result<EquityResult, 
         }
         next_batch = batches;
         let done = match stop {
-            Stop::Trials(_) => true,
+            Stop::Trials(_) => next_batch == all,
             Stop::StdErr(target) => {
                 (0..p.players()).all(|i| stderr(&total, i).is_some_and(|e| e <= target))
             }
@@ -602,8 +678,21 @@ impl<'a> Sampler<'a> {
         }
     }
 
-    /// `size` accepted trials.
-    fn batch(&self, rng: &mut GameRng, size: u64) -> Tally {
+    /// The share of drawn deals of hole cards that are valid (no card
+    /// twice), from [`PILOT_DEALS`] draws; at least one in `PILOT_DEALS`
+    /// (a valid deal exists: [`Query::prepare`] checked it).
+    fn acceptance(&self, rng: &mut GameRng) -> f64 {
+        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
+        let n = self.p.players();
+        let valid = (0..PILOT_DEALS)
+            .filter(|_| self.deal_holes(rng, &mut hands[..n]).is_some())
+            .count() as f64;
+        valid.max(1.0) / PILOT_DEALS as f64
+    }
+
+    /// `size` accepted trials, or fewer if `deadline` passes first (only
+    /// `--time` has one: its answer depends on the machine anyway).
+    fn batch(&self, rng: &mut GameRng, size: u64, deadline: Option<Instant>) -> Tally {
         let t = tables();
         let n = self.p.players();
         let missing = 5 - self.p.board.len();
@@ -611,7 +700,12 @@ impl<'a> Sampler<'a> {
         let mut hands = [Hand::EMPTY; MAX_PLAYERS];
         let mut strengths = [0 as Strength; MAX_PLAYERS];
         let mut accepted = 0;
+        let mut drawn = 0u64;
         while accepted < size {
+            drawn += 1;
+            if drawn % 4096 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let Some(used) = self.deal_holes(rng, &mut hands[..n]) else {
                 continue;
             };

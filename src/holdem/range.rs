@@ -14,6 +14,12 @@ use crate::cards::{parse_cards, Card, CardSet, Rank, Suit};
 /// Two hole cards, the higher card index first.
 pub type Combo = [Card; 2];
 
+/// The smallest weight a range accepts. Smaller weights (down to subnormal
+/// numbers such as 4.9e-324) cannot be sampled in any useful time and
+/// underflow in products, so they are refused rather than silently treated
+/// as 0 or as 1.
+pub const MIN_WEIGHT: f64 = 1e-6;
+
 /// A weighted combination of a range.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weighted {
@@ -61,8 +67,8 @@ impl Range {
         };
         for piece in pieces {
             let err = |reason: &str| RangeError::Token {
-                token: piece.to_string(),
-                range: trimmed.to_string(),
+                token: crate::text::quote(piece),
+                range: crate::text::quote(trimmed),
                 reason: reason.to_string(),
             };
             if piece.is_empty() {
@@ -74,8 +80,11 @@ impl Range {
                         .trim()
                         .parse()
                         .map_err(|_| err("the weight after ':' must be a number"))?;
-                    if !(w > 0.0 && w <= 1.0) {
-                        return Err(err("the weight must be in (0, 1]"));
+                    if !(MIN_WEIGHT..=1.0).contains(&w) {
+                        return Err(err(
+                            "the weight must be from 0.000001 to 1 (smaller weights would \
+                             never be drawn, or underflow)",
+                        ));
                     }
                     (b.trim(), w)
                 }
