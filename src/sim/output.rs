@@ -124,27 +124,30 @@ impl Summary {
 
     /// Parses a summary and checks its format and checksum.
     pub fn unseal(text: &str) -> Result<Summary, String> {
-        let format = serde_json::from_str::<serde_json::Value>(text)
-            .map_err(|e| format!("it is not JSON ({e})"))?
-            .get("format")
-            .and_then(|f| f.as_str().map(str::to_string));
-        if format.as_deref() != Some(SUMMARY_FORMAT) {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("it is not JSON ({e})"))?;
+        if value.get("format").and_then(|f| f.as_str()) != Some(SUMMARY_FORMAT) {
             return Err(format!(
                 "it is not a summary of format '{SUMMARY_FORMAT}' (written by --summary of \
                  this cardsim version)"
             ));
         }
-        let s: Summary =
-            serde_json::from_str(text).map_err(|e| format!("it is not a cardsim summary ({e})"))?;
+        let s: Summary = serde_json::from_value(value.clone())
+            .map_err(|e| format!("it is not a cardsim summary ({e})"))?;
+        let edited = || {
+            "its checksum does not match its content (edited or damaged after cardsim wrote it)"
+                .to_string()
+        };
+        // Exactly the fields cardsim writes: no field added, renamed or
+        // left out (serde would ignore or default it).
+        if serde_json::to_value(&s).ok().as_ref() != Some(&value) {
+            return Err(edited());
+        }
         let content = s
             .content_bytes()
             .map_err(|e| format!("it cannot be re-encoded ({e})"))?;
         if blake3::hash(&content).to_hex().as_str() != s.checksum {
-            return Err(
-                "its checksum does not match its content (edited or damaged after cardsim \
-                 wrote it)"
-                    .into(),
-            );
+            return Err(edited());
         }
         Ok(s)
     }
