@@ -10,8 +10,7 @@ pub const QUOTE_CHARS: usize = 60;
 /// escaped.
 pub fn quote(s: &str) -> String {
     let mut out = String::new();
-    let mut shown = 0;
-    for c in s.chars() {
+    for (shown, c) in s.chars().enumerate() {
         if shown == QUOTE_CHARS {
             out.push_str(&format!("… ({} characters)", s.chars().count()));
             return out;
@@ -21,7 +20,6 @@ pub fn quote(s: &str) -> String {
         } else {
             out.push(c);
         }
-        shown += 1;
     }
     out
 }
