@@ -534,23 +534,44 @@ fn cycle_entry(start: &Table, length: u64) -> u64 {
     mu
 }
 
-/// Plays a deal and describes every card, for checking a game by hand.
-pub fn trace(deal: &[Face], rules: Rules, limit: u64) -> Result<String, DealError> {
+/// Why a trace stopped.
+#[derive(Debug, Error)]
+pub enum TraceError {
+    #[error(transparent)]
+    Deal(#[from] DealError),
+    #[error("cannot write the trace: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Plays a deal and describes every card, for checking a game by hand. The
+/// trace is written line by line as the game is played (a game can run to
+/// the card limit: 10^8 lines), so memory stays constant; a game that
+/// never ends stops where its cycle is proven.
+pub fn trace(
+    deal: &[Face],
+    rules: Rules,
+    limit: u64,
+    out: &mut impl std::io::Write,
+) -> Result<(), TraceError> {
     let mut t = Table::new(deal, rules)?;
     let rec = play(deal, rules, limit)?;
-    let mut out = String::new();
     let faces = |fs: &[Face]| fs.iter().map(|&f| face_char(f)).collect::<String>();
     for p in 0..rules.players {
-        let _ = writeln!(out, "P{} pile: {}", p + 1, faces(&t.pile(p)));
+        writeln!(out, "P{} pile: {}", p + 1, faces(&t.pile(p)))?;
     }
     let limit = rec.cards_played;
+    let mut piles = String::new();
     for n in 1..=limit {
         let mover = t.mover;
         let card = t.piles[mover].buf[t.piles[mover].head];
         let step = t.step();
-        let piles: Vec<String> = (0..rules.players)
-            .map(|p| t.pile_len(p).to_string())
-            .collect();
+        piles.clear();
+        for p in 0..rules.players {
+            if p > 0 {
+                piles.push('/');
+            }
+            let _ = write!(piles, "{}", t.pile_len(p));
+        }
         let what = match step {
             Step::Placed => "".to_string(),
             Step::Captured { cards, jack } => format!(
@@ -559,33 +580,26 @@ pub fn trace(deal: &[Face], rules: Rules, limit: u64) -> Result<String, DealErro
             ),
             Step::Over { winner } => format!("  P{} is out: P{} wins", mover + 1, winner + 1),
         };
-        let _ = writeln!(
+        writeln!(
             out,
-            "{n:>6} P{} plays {}  row: {:<15} piles: {}{what}",
+            "{n:>6} P{} plays {}  row: {:<15} piles: {piles}{what}",
             mover + 1,
             face_char(card),
             faces(t.row()),
-            piles.join("/"),
-        );
+        )?;
     }
     match rec.outcome {
-        Outcome::Win { winner } => {
-            let _ = writeln!(out, "P{} wins after {limit} cards", winner + 1);
-        }
-        Outcome::Cycle { start, length } => {
-            let _ = writeln!(
-                out,
-                "draw: the game never ends; from card {start} the states repeat every {length} cards"
-            );
-        }
-        Outcome::Unresolved => {
-            let _ = writeln!(
-                out,
-                "unresolved: stopped at the limit of {limit} cards without an end or a repeat"
-            );
-        }
+        Outcome::Win { winner } => writeln!(out, "P{} wins after {limit} cards", winner + 1)?,
+        Outcome::Cycle { start, length } => writeln!(
+            out,
+            "draw: the game never ends; from card {start} the states repeat every {length} cards"
+        )?,
+        Outcome::Unresolved => writeln!(
+            out,
+            "unresolved: stopped at the limit of {limit} cards without an end or a repeat"
+        )?,
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The slow, obviously correct twin of [`play`]: queues, a linear search of

@@ -18,6 +18,7 @@ fn config(stacks: &[u64], button: usize) -> Config {
         small_blind: 5,
         big_blind: 10,
         ante: 0,
+        ante_trimming: true,
         odd_chips: OddChips::LeftOfButton,
         short_big_blind: ShortBigBlind::FullBlind,
     }

@@ -3,7 +3,6 @@
 
 use std::io::{self, BufRead, BufWriter, Write};
 
-use anyhow::Context as _;
 use clap::Args;
 
 use crate::cards::{format_cards, parse_cards, Card};
@@ -25,7 +24,17 @@ pub fn run(args: EvalArgs) -> anyhow::Result<()> {
     let mut out = BufWriter::new(stdout.lock());
     if args.hand.trim() == "-" {
         for (i, line) in io::stdin().lock().lines().enumerate() {
-            let line = line.context("cannot read stdin")?;
+            let line = match line {
+                Ok(line) => line,
+                // Bytes that are not text are bad input, as from a file.
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    return Err(super::bad_input(format!(
+                        "stdin line {}: not UTF-8 text",
+                        i + 1
+                    )))
+                }
+                Err(e) => return Err(anyhow::Error::new(e).context("cannot read stdin")),
+            };
             if line.trim().is_empty() {
                 continue;
             }

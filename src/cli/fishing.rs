@@ -80,10 +80,14 @@ fn play_one(text: &str, rules: Rules, limit: u64, trace: bool) -> anyhow::Result
     let deal = fishing::parse_deal(text).map_err(super::bad_input)?;
     let mut out = std::io::stdout().lock();
     if trace {
-        let text = fishing::trace(&deal, rules, limit).map_err(super::bad_input)?;
-        out.write_all(text.as_bytes())
-            .context("cannot write the trace")?;
-        return Ok(());
+        let mut out = std::io::BufWriter::new(out);
+        return match fishing::trace(&deal, rules, limit, &mut out).and_then(|()| Ok(out.flush()?)) {
+            Ok(()) => Ok(()),
+            Err(fishing::TraceError::Deal(e)) => Err(super::bad_input(e)),
+            Err(fishing::TraceError::Io(e)) => {
+                Err(anyhow::Error::new(e).context("cannot write the trace"))
+            }
+        };
     }
     let rec = fishing::play(&deal, rules, limit).map_err(super::bad_input)?;
     let captures: Vec<String> = rec.captures[..rules.players]

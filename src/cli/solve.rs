@@ -39,10 +39,11 @@ pub struct SolveArgs {
     /// Output as one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// Transposition table: 2^BITS slots of 24 bytes (20: 24 MB). A full
-    /// table costs time, never a wrong answer.
+    /// Transposition table: 2^BITS slots of 24 bytes (20: 24 MB; at most
+    /// 26: 1.5 GB, per thread with --random). A full table costs time, never
+    /// a wrong answer.
     #[arg(long, default_value_t = 20, value_name = "BITS",
-          value_parser = clap::value_parser!(u32).range(4..=30))]
+          value_parser = clap::value_parser!(u32).range(4..=26))]
     pub table_bits: u32,
     /// Solve N random deals instead (a simulation: --seed, --out, ...).
     #[arg(long, value_name = "N", conflicts_with_all = ["hand_a", "hand_b", "tree", "all"],
@@ -58,6 +59,21 @@ pub struct SolveArgs {
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if let Some(n) = args.random {
+        // Each worker thread has its own table: check that they all fit
+        // before starting (the runner's workers cannot fail to allocate).
+        let threads = args.sim.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
+            |t| t,
+        );
+        let bytes = (24u64 << args.table_bits).saturating_mul(threads);
+        if bytes > 16 << 30 {
+            return Err(super::bad_input(format!(
+                "{threads} threads with a table of 2^{} slots each need {} GB: give a smaller \
+                 --table-bits or fewer --threads",
+                args.table_bits,
+                bytes >> 30
+            )));
+        }
         let game = SolveGame {
             rules: args.rules,
             cards: args.cards as usize,
@@ -74,7 +90,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         return Err(super::bad_input(format!("card {c} is in both hands")));
     }
     let started = Instant::now();
-    let mut solver = Solver::new(args.rules, args.table_bits);
+    let mut solver = Solver::try_new(args.rules, args.table_bits).map_err(super::bad_input)?;
     let winner = solver.winner(a, b);
     let firsts = solver.winning_first_moves(a, b);
     let tree = if args.tree {

@@ -88,10 +88,21 @@ fn rules(text: &str) -> anyhow::Result<RuleSet> {
     RuleSet::parse(text).map_err(super::bad_input)
 }
 
+/// The most cards a Tiến lên hand holds (52 cards dealt to 4 players).
+/// Larger sets are refused: the plays of a hand grow exponentially with its
+/// size (52 cards once took 4.4 GB).
+pub const MAX_HAND: usize = 13;
+
 fn cards(what: &str, text: &str) -> anyhow::Result<CardSet> {
     let cs = parse_cards(text).map_err(|e| super::bad_input(format!("{what}: {e}")))?;
     if cs.is_empty() {
         return Err(super::bad_input(format!("{what}: no cards given")));
+    }
+    if cs.len() > MAX_HAND {
+        return Err(super::bad_input(format!(
+            "{what}: {} cards, but a Tien len hand has at most {MAX_HAND}",
+            cs.len()
+        )));
     }
     Ok(cs.into_iter().collect())
 }
@@ -134,7 +145,10 @@ fn hint(args: HintArgs) -> anyhow::Result<()> {
         Some(text) => {
             let set = cards("--beat", text)?;
             let combo = classify(rules, set).ok_or_else(|| {
-                super::bad_input(format!("--beat: '{}' is not a combination", text.trim()))
+                super::bad_input(format!(
+                    "--beat: '{}' is not a combination",
+                    crate::text::quote(text.trim())
+                ))
             })?;
             if combo.cards.intersection(hand) != CardSet::EMPTY {
                 return Err(super::bad_input("--beat shares a card with --hand"));

@@ -100,7 +100,7 @@ pub fn export(h: &HandState, index: Option<u64>) -> String {
     blinds[1] = c.big_blind;
     let mut out = String::new();
     let _ = writeln!(out, "variant = 'NT'");
-    let _ = writeln!(out, "ante_trimming_status = true");
+    let _ = writeln!(out, "ante_trimming_status = {}", c.ante_trimming);
     let _ = writeln!(out, "antes = {}", list((0..n).map(|_| c.ante)));
     let _ = writeln!(out, "blinds_or_straddles = {}", list(blinds.into_iter()));
     let _ = writeln!(out, "min_bet = {}", c.big_blind);
@@ -172,8 +172,12 @@ pub enum PhhError {
     },
     #[error("the history ends before the hand does (p{0} is to act)")]
     Unfinished(usize),
-    #[error("the table: {0}")]
+    #[error("the table: {}", players_named(.0))]
     Table(TableError),
+    #[error("the hand reaches a showdown with {dealt} board card(s) in the file; it needs 5 ('d db' actions)")]
+    MissingBoard { dealt: usize },
+    #[error("p{0}'s hole cards are unknown ('????') but p{0} is still in the hand at the end: its share of the pot cannot be known")]
+    UnknownAtShowdown(usize),
 }
 
 /// Switches a replay may be told to use; `None` takes the file's
@@ -199,18 +203,25 @@ pub struct Replay {
 }
 
 /// Reads every hand of a `.phh` (one hand) or `.phhs` (hands under `[k]`
-/// table headers) text.
+/// table headers) text, in file order.
 pub fn parse_all(text: &str) -> Result<Vec<toml::Table>, PhhError> {
+    Ok(parse_sections(text)?.into_iter().map(|(_, t)| t).collect())
+}
+
+/// Every hand of a `.phh` or `.phhs` text with its name: the section header
+/// (`[10]`) of a `.phhs`, `1` for a lone `.phh` hand. Sections keep the
+/// file's order (not the text order of their names: `[2]` before `[10]`).
+pub fn parse_sections(text: &str) -> Result<Vec<(String, toml::Table)>, PhhError> {
     let table: toml::Table = text
         .parse()
-        .map_err(|e: toml::de::Error| PhhError::Toml(e.message().to_string()))?;
+        .map_err(|e: toml::de::Error| PhhError::Toml(crate::text::quote(e.message())))?;
     if table.contains_key("variant") || table.contains_key("actions") {
-        return Ok(vec![table]);
+        return Ok(vec![("1".to_string(), table)]);
     }
     let mut hands = Vec::new();
-    for (_, v) in table {
+    for (name, v) in table {
         match v {
-            toml::Value::Table(t) => hands.push(t),
+            toml::Value::Table(t) => hands.push((format!("[{}]", crate::text::quote(&name)), t)),
             _ => return Err(PhhError::Missing("variant")),
         }
     }
@@ -348,9 +359,21 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
         .enumerate()
         .map(|(i, a)| parse_action(a, n).map_err(|why| action_error(i, a, why)))
         .collect::<Result<Vec<_>, _>>()?;
-    let deck = deck_of(&parsed, &actions, n)?;
+    let (deck, unknown) = deck_of(&parsed, &actions, n)?;
     // Player p(k+1) sits at seat k; the button is the last seat.
+    // PHH's default (and PokerKit's) is no trimming: dead antes.
+    let ante_trimming = match t.get("ante_trimming_status") {
+        None => false,
+        Some(toml::Value::Boolean(b)) => *b,
+        Some(_) => {
+            return Err(PhhError::Field {
+                field: "ante_trimming_status",
+                why: "expected true or false".into(),
+            })
+        }
+    };
     let config = Config {
+        ante_trimming,
         stacks,
         button: n - 1,
         small_blind,
@@ -413,7 +436,7 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
                     Kind::CheckCall => Action::Call,
                     Kind::RaiseTo(to) => Action::RaiseTo(to),
                 };
-                h.apply(action).map_err(|e| err(e.to_string()))?;
+                h.apply(action).map_err(|e| err(players_named(&e)))?;
             }
             Parsed::Skip => {}
         }
@@ -421,6 +444,17 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
     if let Some(seat) = h.to_act() {
         // A trailing implicit check is the last thing PokerKit asks for.
         return Err(PhhError::Unfinished(seat + 1));
+    }
+    // Every board card the engine dealt must come from the file: it never
+    // invents the cards that decide a pot.
+    if h.board().len() > board_seen {
+        return Err(PhhError::MissingBoard { dealt: board_seen });
+    }
+    let in_hand: Vec<usize> = (0..n).filter(|&p| !h.seats()[p].folded).collect();
+    if in_hand.len() > 1 {
+        if let Some(&p) = in_hand.iter().find(|&&p| unknown[p]) {
+            return Err(PhhError::UnknownAtShowdown(p + 1));
+        }
     }
     let expected = match t.get("finishing_stacks") {
         None => None,
@@ -438,10 +472,25 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
     })
 }
 
+/// A table error with seats named as PHH names players: cardsim's seat `k`
+/// is player `p(k+1)` in a replay.
+fn players_named(e: &TableError) -> String {
+    match *e {
+        TableError::EmptyStack(s) => format!("every stack must be positive (p{} has none)", s + 1),
+        TableError::CannotCheck { seat, to_call } => {
+            format!("p{} cannot check: {to_call} to call", seat + 1)
+        }
+        TableError::NothingToCall(s) => format!("p{} has nothing to call", s + 1),
+        TableError::NeedlessFold(s) => format!("p{} cannot fold: it can check", s + 1),
+        TableError::CannotRaise(s) => format!("p{} cannot raise now", s + 1),
+        ref other => other.to_string(),
+    }
+}
+
 fn action_error(index: usize, action: &str, why: String) -> PhhError {
     PhhError::Action {
         index,
-        action: action.to_string(),
+        action: crate::text::quote(action),
         why,
     }
 }
@@ -455,7 +504,9 @@ enum Kind {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Parsed {
-    DealHole(usize, Vec<Card>),
+    /// Hole cards dealt to a player, one or two at a time; `None` for a
+    /// card the history does not know (`??`).
+    DealHole(usize, Vec<Option<Card>>),
     DealBoard(Vec<Card>),
     Act(usize, Kind),
     Show(usize, Option<Vec<Card>>),
@@ -479,17 +530,35 @@ fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
     };
     let cards = |w: &str| -> Result<Vec<Card>, String> {
         if w.contains('?') {
-            return Err(
-                "unknown cards ('?'): cardsim replays only hands whose cards are known".into(),
-            );
+            return Err("the board's cards must be known (no '?')".into());
         }
         parse_cards(w).map_err(|e| e.to_string())
+    };
+    // Hole cards: known cards and `??` for each unknown one.
+    let hole = |w: &str| -> Result<Vec<Option<Card>>, String> {
+        let mut out = Vec::new();
+        let mut rest = w;
+        while !rest.is_empty() {
+            if let Some(r) = rest.strip_prefix("??") {
+                out.push(None);
+                rest = r;
+                continue;
+            }
+            let end = rest.find('?').unwrap_or(rest.len());
+            if end == 0 {
+                return Err("an unknown card is written '??'".into());
+            }
+            let known = parse_cards(&rest[..end]).map_err(|e| e.to_string())?;
+            out.extend(known.into_iter().map(Some));
+            rest = &rest[end..];
+        }
+        Ok(out)
     };
     match words.as_slice() {
         [] => Ok(Parsed::Skip),
         ["d", "dh", p, c] => {
-            let c = cards(c)?;
-            if c.len() != 2 {
+            let c = hole(c)?;
+            if !(1..=2).contains(&c.len()) {
                 return Err(format!("hold'em deals 2 hole cards, got {}", c.len()));
             }
             Ok(Parsed::DealHole(player(p)?, c))
@@ -504,6 +573,7 @@ fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
             Ok(Parsed::Act(player(p)?, Kind::RaiseTo(to)))
         }
         [p, "sm"] | [p, "sm", "-"] => Ok(Parsed::Show(player(p)?, None)),
+        [p, "sm", c] if c.contains('?') => Ok(Parsed::Show(player(p)?, None)),
         [p, "sm", c] => Ok(Parsed::Show(player(p)?, Some(cards(c)?))),
         _ => Err("not a hold'em action (d dh, d db, f, cc, cbr, sm)".into()),
     }
@@ -511,23 +581,43 @@ fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
 
 /// The deck the engine must deal from so that it deals the history's
 /// cards: hole cards (seat k gets deck[k] and deck[n + k]), then the board,
-/// then every other card in order.
-fn deck_of(parsed: &[Parsed], texts: &[String], n: usize) -> Result<Vec<Card>, PhhError> {
-    let mut holes: Vec<Option<Vec<Card>>> = vec![None; n];
+/// then every other card in order. A hole card the history does not know
+/// (`??`) is taken from a later `sm` of that player when it shows, else
+/// filled with an unused card; the players left with such placeholders are
+/// returned (their cards must not decide a pot).
+fn deck_of(
+    parsed: &[Parsed],
+    texts: &[String],
+    n: usize,
+) -> Result<(Vec<Card>, Vec<bool>), PhhError> {
+    let mut holes: Vec<Vec<Option<Card>>> = vec![Vec::new(); n];
     let mut board = Vec::new();
     let mut used = CardSet::EMPTY;
+    let mut take = |c: Card, i: usize| -> Result<(), PhhError> {
+        if used.contains(c) {
+            return Err(action_error(
+                i,
+                &texts[i],
+                format!("card {c} is dealt twice"),
+            ));
+        }
+        used.insert(c);
+        Ok(())
+    };
     for (i, a) in parsed.iter().enumerate() {
-        let new = match a {
+        match a {
             Parsed::DealHole(p, c) => {
-                if holes[*p].is_some() {
+                if holes[*p].len() + c.len() > 2 {
                     return Err(action_error(
                         i,
                         &texts[i],
-                        format!("p{} is dealt twice", p + 1),
+                        format!("p{} is dealt more than 2 hole cards", p + 1),
                     ));
                 }
-                holes[*p] = Some(c.clone());
-                c.as_slice()
+                holes[*p].extend_from_slice(c);
+                for &card in c.iter().flatten() {
+                    take(card, i)?;
+                }
             }
             Parsed::DealBoard(c) => {
                 if board.len() + c.len() > 5 {
@@ -541,37 +631,66 @@ fn deck_of(parsed: &[Parsed], texts: &[String], n: usize) -> Result<Vec<Card>, P
                     ));
                 }
                 board.extend_from_slice(c);
-                c.as_slice()
+                for &card in c {
+                    take(card, i)?;
+                }
             }
-            _ => continue,
-        };
-        for &c in new {
-            if used.contains(c) {
-                return Err(action_error(
-                    i,
-                    &texts[i],
-                    format!("card {c} is dealt twice"),
-                ));
-            }
-            used.insert(c);
+            _ => {}
         }
     }
+    // Unknown hole cards revealed by a show.
+    for (i, a) in parsed.iter().enumerate() {
+        if let Parsed::Show(p, Some(shown)) = a {
+            let hole = &mut holes[*p];
+            if hole.len() == 2 && hole.iter().any(Option::is_none) && shown.len() == 2 {
+                let known: Vec<Card> = hole.iter().flatten().copied().collect();
+                if !known.iter().all(|k| shown.contains(k)) {
+                    return Err(action_error(
+                        i,
+                        &texts[i],
+                        format!("p{} shows cards it was not dealt", p + 1),
+                    ));
+                }
+                for &c in shown.iter().filter(|c| !known.contains(c)) {
+                    take(c, i)?;
+                }
+                *hole = shown.iter().copied().map(Some).collect();
+            }
+        }
+    }
+    let mut unknown = vec![false; n];
+    let mut spare = CardSet::FULL52.difference(used).iter();
     let mut deck = vec![Card::from_index(0); 2 * n];
     for (p, h) in holes.iter().enumerate() {
-        let h = h.as_ref().ok_or(PhhError::Field {
-            field: "actions",
-            why: format!(
-                "p{}'s hole cards are never dealt ('d dh p{} ...')",
-                p + 1,
-                p + 1
-            ),
-        })?;
-        deck[p] = h[0];
-        deck[n + p] = h[1];
+        if h.len() != 2 {
+            return Err(PhhError::Field {
+                field: "actions",
+                why: format!(
+                    "p{} is dealt {} hole card(s), not 2 ('d dh p{} ...')",
+                    p + 1,
+                    h.len(),
+                    p + 1
+                ),
+            });
+        }
+        for (k, c) in h.iter().enumerate() {
+            let card = match c {
+                Some(c) => *c,
+                None => {
+                    unknown[p] = true;
+                    let c = spare
+                        .next()
+                        .ok_or(PhhError::Table(TableError::Deck(2 * n + 5)))?;
+                    used.insert(c);
+                    c
+                }
+            };
+            deck[k * n + p] = card;
+        }
     }
     deck.extend_from_slice(&board);
     deck.extend(CardSet::FULL52.difference(used).iter());
-    Ok(deck)
+    Ok((deck, unknown))
 }
 
 #[cfg(test)]
@@ -599,9 +718,15 @@ mod tests {
         assert!(parse_action("p1 cbr x", 3)
             .unwrap_err()
             .contains("whole number"));
-        assert!(parse_action("d dh p1 ????", 3)
-            .unwrap_err()
-            .contains("unknown"));
+        assert_eq!(
+            parse_action("d dh p1 ????", 3),
+            Ok(Parsed::DealHole(0, vec![None, None]))
+        );
+        assert_eq!(
+            parse_action("d dh p2 As", 3),
+            Ok(Parsed::DealHole(1, vec![Some("As".parse().unwrap())]))
+        );
+        assert!(parse_action("d db ???????", 3).is_err());
         assert!(parse_action("p1 xx", 3).is_err());
     }
 }

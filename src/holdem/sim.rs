@@ -139,6 +139,7 @@ impl HoldemGame {
             small_blind: self.small_blind,
             big_blind: self.big_blind,
             ante: self.ante,
+            ante_trimming: true,
             odd_chips: self.odd_chips,
             short_big_blind: self.short_big_blind,
         }

@@ -63,17 +63,46 @@ pub struct Solver {
     gen: MoveGen,
 }
 
+/// The largest transposition table: 2^26 slots of 24 bytes (1.5 GB).
+pub const MAX_TABLE_BITS: u32 = 26;
+
 impl Solver {
-    /// A solver with a table of `2^table_bits` slots (24 bytes each).
+    /// A solver with a table of `2^table_bits` slots (24 bytes each), at
+    /// most [`MAX_TABLE_BITS`].
+    ///
+    /// # Panics
+    /// When the table cannot be allocated; [`Solver::try_new`] reports it.
     pub fn new(rules: RuleSet, table_bits: u32) -> Solver {
-        Solver {
+        Solver::try_new(rules, table_bits).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A solver with a table of `2^table_bits` slots, or a one-line error
+    /// when the table is larger than [`MAX_TABLE_BITS`] allows or the
+    /// memory cannot be had.
+    pub fn try_new(rules: RuleSet, table_bits: u32) -> Result<Solver, String> {
+        if table_bits > MAX_TABLE_BITS {
+            return Err(format!(
+                "a table of 2^{table_bits} slots is larger than the maximum 2^{MAX_TABLE_BITS}"
+            ));
+        }
+        let slots = 1usize << table_bits;
+        let mut table = Vec::new();
+        table.try_reserve_exact(slots).map_err(|_| {
+            format!(
+                "cannot allocate the table of 2^{table_bits} slots ({} MB): give a smaller \
+                 --table-bits",
+                (slots * std::mem::size_of::<Entry>()) >> 20
+            )
+        })?;
+        table.resize(slots, Entry::default());
+        Ok(Solver {
             rules,
-            table: vec![Entry::default(); 1 << table_bits.min(30)],
+            table,
             generation: 1,
             nodes: 0,
             buffers: Vec::new(),
             gen: MoveGen::default(),
-        }
+        })
     }
 
     pub fn rules(&self) -> RuleSet {

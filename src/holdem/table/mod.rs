@@ -53,6 +53,13 @@ pub struct Config {
     pub small_blind: u64,
     pub big_blind: u64,
     pub ante: u64,
+    /// How antes enter the pots. `true` (cardsim's rule, and PHH's
+    /// `ante_trimming_status = true`): an ante is a contribution like any
+    /// bet, so a stack all-in for less than the ante wins only as much from
+    /// each opponent. `false` (PHH's and PokerKit's default): the antes are
+    /// dead money in one pot that every player still in the hand can win,
+    /// whatever ante each could post.
+    pub ante_trimming: bool,
     pub odd_chips: OddChips,
     pub short_big_blind: ShortBigBlind,
 }
@@ -66,6 +73,8 @@ pub enum TableError {
     EmptyStack(usize),
     #[error("the big blind must be positive and at least the small blind")]
     Blinds,
+    #[error("{what} of {amount} chips is more than the table's limit of 2^40 chips")]
+    TooManyChips { what: &'static str, amount: u64 },
     #[error("the button must be a seat (0 to {0})")]
     Button(usize),
     #[error("the deck must hold at least {0} distinct cards")]
@@ -83,6 +92,10 @@ pub enum TableError {
     #[error("raise to {to} is outside the legal range {min}..={max}")]
     RaiseSize { to: u64, min: u64, max: u64 },
 }
+
+/// The most chips a stack, blind or ante may hold (the simulator's cap
+/// too): with at most 10 seats every total stays below 2^44.
+pub const MAX_CHIPS: u64 = 1 << 40;
 
 /// A decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,6 +139,8 @@ pub struct Seat {
     pub street_bet: u64,
     /// Chips put in this hand (antes and blinds included).
     pub contributed: u64,
+    /// The ante it posted (part of `contributed`).
+    pub ante: u64,
     pub folded: bool,
     pub hole: [Card; 2],
     /// Whether the seat has acted on this street.
@@ -218,6 +233,17 @@ impl HandState {
         if config.big_blind == 0 || config.small_blind > config.big_blind {
             return Err(TableError::Blinds);
         }
+        // Amounts stay far from u64's limit: ten stacks of 2^40 add up to
+        // less than 2^44, so no sum of chips can overflow.
+        let amounts = config.stacks.iter().map(|&s| ("a stack", s)).chain([
+            ("the big blind", config.big_blind),
+            ("the ante", config.ante),
+        ]);
+        for (what, amount) in amounts {
+            if amount > MAX_CHIPS {
+                return Err(TableError::TooManyChips { what, amount });
+            }
+        }
         if config.button >= n {
             return Err(TableError::Button(n - 1));
         }
@@ -234,6 +260,7 @@ impl HandState {
                 stack,
                 street_bet: 0,
                 contributed: 0,
+                ante: 0,
                 folded: false,
                 hole: [deck[0]; 2],
                 acted: false,
@@ -297,6 +324,7 @@ impl HandState {
             let a = ante.min(s.stack);
             s.stack -= a;
             s.contributed += a;
+            s.ante = a;
         }
         let (sb, bb) = self.blind_seats();
         let posted_sb = self.put(sb, self.config.small_blind);
@@ -620,7 +648,12 @@ impl HandState {
                     .then(|| board.combine(EvalHand::from_cards(&s.hole)).strength())
             })
             .collect();
-        let mut pots = build_pots(contributed, live);
+        let mut pots = if self.config.ante_trimming {
+            build_pots(contributed, live)
+        } else {
+            let antes: Vec<u64> = self.seats.iter().map(|s| s.ante).collect();
+            pots::build_pots_dead_antes(contributed, &antes, live)
+        };
         if showdown && self.config.odd_chips == OddChips::FirstWinner {
             // PokerKit mucks the hands that win no pot before splitting, so
             // pots left with the same contenders are split as one.

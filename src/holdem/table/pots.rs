@@ -92,6 +92,33 @@ pub fn split(amount: u64, winners: &[usize], odd: OddChips) -> Vec<(usize, u64)>
         .collect()
 }
 
+/// The pots when antes are dead money (PHH's `ante_trimming_status =
+/// false`, PokerKit's default): the bets after the antes are layered as
+/// [`build_pots`] does, and all the antes go into one pot that every live
+/// player is eligible for; it joins the first layer when that layer is
+/// also open to every live player (as PokerKit merges pots with the same
+/// players).
+pub fn build_pots_dead_antes(contributed: &[u64], antes: &[u64], live: &[bool]) -> Vec<Pot> {
+    let bets: Vec<u64> = contributed.iter().zip(antes).map(|(c, a)| c - a).collect();
+    let mut pots = build_pots(&bets, live);
+    let total: u64 = antes.iter().sum();
+    if total == 0 {
+        return pots;
+    }
+    let everyone: Vec<usize> = (0..live.len()).filter(|&i| live[i]).collect();
+    match pots.first_mut() {
+        Some(first) if first.eligible == everyone => first.amount += total,
+        _ => pots.insert(
+            0,
+            Pot {
+                amount: total,
+                eligible: everyone,
+            },
+        ),
+    }
+    pots
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,7 @@ pub fn random_config(rng: &mut GameRng, max_stack: u64) -> Config {
         small_blind: rng.random_range(0..=bb),
         big_blind: bb,
         ante: rng.random_range(0..=3u64),
+        ante_trimming: true,
         odd_chips: if rng.random_bool(0.5) {
             OddChips::LeftOfButton
         } else {
@@ -51,6 +52,7 @@ pub fn play_random_hand(rng: &mut GameRng, pokerkit: bool) -> (HandState, Vec<Ca
         } else {
             0
         },
+        ante_trimming: true,
         odd_chips: if pokerkit {
             OddChips::FirstWinner
         } else {
