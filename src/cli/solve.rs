@@ -61,10 +61,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if let Some(n) = args.random {
         // Each worker thread has its own table: check that they all fit
         // before starting (the runner's workers cannot fail to allocate).
-        let threads = args.sim.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
-            |t| t,
-        );
+        let threads = args
+            .sim
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
         let bytes = (24u64 << args.table_bits).saturating_mul(threads);
         if bytes > 16 << 30 {
             return Err(super::bad_input(format!(
