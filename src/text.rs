@@ -10,16 +10,20 @@ pub const QUOTE_CHARS: usize = 60;
 /// escaped.
 pub fn quote(s: &str) -> String {
     let mut out = String::new();
-    for (shown, c) in s.chars().enumerate() {
-        if shown == QUOTE_CHARS {
+    let mut shown = 0;
+    for c in s.chars() {
+        // An escaped character counts as the characters it prints.
+        let piece: String = if c.is_control() {
+            c.escape_default().collect()
+        } else {
+            c.to_string()
+        };
+        shown += piece.chars().count();
+        if shown > QUOTE_CHARS {
             out.push_str(&format!("… ({} characters)", s.chars().count()));
             return out;
         }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
+        out.push_str(&piece);
     }
     out
 }

@@ -263,7 +263,7 @@ fn hand_histories_replay_to_the_same_stacks() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(v["agrees"], true, "{line}");
     }
-    assert!(String::from_utf8_lossy(&out.stderr).contains("0 differ"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("all match finishing_stacks"));
     // The same hands as one .phhs file, identical for any thread count.
     let bundle = |name: &str, threads: &str| {
         let path = dir.path().join(name);
@@ -312,6 +312,11 @@ fn replay_reports_bad_files_and_differing_stacks() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("DIFFERS"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: 1 of 1 hands") && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
 }
 
 #[test]

@@ -56,7 +56,7 @@ fn parse_hand(text: &str) -> Result<Vec<Card>, String> {
         return Err(format!(
             "a hand has 5 to 7 cards, got {} in '{}'",
             cards.len(),
-            text.trim()
+            crate::text::quote(text.trim())
         ));
     }
     Ok(cards)

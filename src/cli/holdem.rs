@@ -83,7 +83,12 @@ pub struct HoldemArgs {
 }
 
 fn parse_blinds(text: &str) -> Result<(u64, u64), String> {
-    let err = |why: &str| format!("bad --blinds '{text}': {why} (expected SB/BB, e.g. 1/2)");
+    let err = |why: &str| {
+        format!(
+            "bad --blinds '{}': {why} (expected SB/BB, e.g. 1/2)",
+            crate::text::quote(text)
+        )
+    };
     let (sb, bb) = text.split_once('/').ok_or_else(|| err("no '/'"))?;
     let sb: u64 = sb
         .trim()
@@ -135,12 +140,22 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
         let odd = match args.odd_chips.as_str() {
             "left" => OddChips::LeftOfButton,
             "first" => OddChips::FirstWinner,
-            o => return Err(format!("bad --odd-chips '{o}' (expected left or first)")),
+            o => {
+                return Err(format!(
+                    "bad --odd-chips '{}' (expected left or first)",
+                    crate::text::quote(o)
+                ))
+            }
         };
         let short = match args.short_bb.as_str() {
             "full" => ShortBigBlind::FullBlind,
             "posted" => ShortBigBlind::Posted,
-            o => return Err(format!("bad --short-bb '{o}' (expected full or posted)")),
+            o => {
+                return Err(format!(
+                    "bad --short-bb '{}' (expected full or posted)",
+                    crate::text::quote(o)
+                ))
+            }
         };
         (odd, short)
     };

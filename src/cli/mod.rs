@@ -63,7 +63,17 @@ pub fn main() -> ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             let code = if is_bad_input(&e) { 2 } else { 1 };
-            let line = format!("{e:#}").replace('\n', " ");
+            // The last guard: one line, control characters escaped, short
+            // even when a message joins several quoted pieces.
+            let line: String = format!("{e:#}")
+                .chars()
+                .flat_map(|c| match c {
+                    '\n' | '\r' | '\t' => vec![' '],
+                    c if c.is_control() => c.escape_default().collect(),
+                    c => vec![c],
+                })
+                .collect();
+            let line = crate::text::cut_line(&line, 500);
             let _ = writeln!(std::io::stderr(), "error: {line}");
             ExitCode::from(code)
         }

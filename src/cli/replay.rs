@@ -146,14 +146,16 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
         }
     }
     if args.check {
+        if differ > 0 {
+            anyhow::bail!(
+                "{differ} of {checked} hands end with other stacks than the file's \
+                 finishing_stacks"
+            );
+        }
         let _ = writeln!(
             std::io::stderr(),
-            "{checked} hands checked, {} match finishing_stacks, {differ} differ",
-            checked - differ
+            "{checked} hands checked, all match finishing_stacks"
         );
-        if differ > 0 {
-            anyhow::bail!("{differ} of {checked} hands end with other stacks than the file's");
-        }
     }
     Ok(())
 }

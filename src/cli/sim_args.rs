@@ -89,7 +89,12 @@ pub fn run_simulation<G: Game>(game: &G, args: &SimArgs, games: u64) -> anyhow::
 
 /// Parses `K/N` with `0 <= K < N`.
 pub fn parse_shard(s: &str) -> Result<Shard, String> {
-    let err = || format!("expected K/N with 0 <= K < N (for example 0/4), got '{s}'");
+    let err = || {
+        format!(
+            "expected K/N with 0 <= K < N (for example 0/4), got '{}'",
+            crate::text::quote(s)
+        )
+    };
     let (k, n) = s.split_once('/').ok_or_else(err)?;
     let index: u64 = k.trim().parse().map_err(|_| err())?;
     let count: u64 = n.trim().parse().map_err(|_| err())?;
@@ -103,6 +108,9 @@ pub fn parse_shard(s: &str) -> Result<Shard, String> {
 fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
-        _ => Err(format!("expected a positive number of seconds, got '{s}'")),
+        _ => Err(format!(
+            "expected a positive number of seconds, got '{}'",
+            crate::text::quote(s)
+        )),
     }
 }

@@ -59,7 +59,7 @@ impl AgentKind {
         AgentKind::ALL
             .into_iter()
             .find(|a| a.name() == t)
-            .ok_or_else(|| UnknownAgent(text.trim().to_string()))
+            .ok_or_else(|| UnknownAgent(crate::text::quote(text.trim())))
     }
 
     pub fn name(self) -> &'static str {

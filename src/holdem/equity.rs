@@ -204,7 +204,7 @@ impl Query {
             if pruned.combos.is_empty() {
                 return Err(EquityError::EmptyRange {
                     player: i + 1,
-                    range: r.text.clone(),
+                    range: crate::text::quote(&r.text),
                 });
             }
             ranges.push(pruned);

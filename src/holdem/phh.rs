@@ -287,7 +287,7 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
         None => return Err(PhhError::Missing("variant")),
     };
     if variant != "NT" {
-        return Err(PhhError::Variant(variant));
+        return Err(PhhError::Variant(crate::text::quote(&variant)));
     }
     let stacks = int_list(t, "starting_stacks")?;
     let n = stacks.len();
@@ -522,9 +522,12 @@ fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
         let k: usize = w
             .strip_prefix('p')
             .and_then(|d| d.parse().ok())
-            .ok_or_else(|| format!("'{w}' is not a player (p1 to p{n})"))?;
+            .ok_or_else(|| format!("'{}' is not a player (p1 to p{n})", crate::text::quote(w)))?;
         if k == 0 || k > n {
-            return Err(format!("'{w}' is not a player (p1 to p{n})"));
+            return Err(format!(
+                "'{}' is not a player (p1 to p{n})",
+                crate::text::quote(w)
+            ));
         }
         Ok(k - 1)
     };
@@ -567,9 +570,12 @@ fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
         [p, "f"] => Ok(Parsed::Act(player(p)?, Kind::Fold)),
         [p, "cc"] => Ok(Parsed::Act(player(p)?, Kind::CheckCall)),
         [p, "cbr", amount] => {
-            let to: u64 = amount
-                .parse()
-                .map_err(|_| format!("'{amount}' is not a whole number of chips"))?;
+            let to: u64 = amount.parse().map_err(|_| {
+                format!(
+                    "'{}' is not a whole number of chips",
+                    crate::text::quote(amount)
+                )
+            })?;
             Ok(Parsed::Act(player(p)?, Kind::RaiseTo(to)))
         }
         [p, "sm"] | [p, "sm", "-"] => Ok(Parsed::Show(player(p)?, None)),

@@ -196,7 +196,10 @@ fn parse_class(text: &str) -> Result<Class, String> {
     let chars: Vec<char> = text.trim().chars().collect();
     let rank = |c: char| {
         Rank::parse(&c.to_string()).map_err(|_| {
-            format!("'{c}' is not a rank (2-9, T, J, Q, K, A); expected a hand like AKs, QQ, T9o")
+            format!(
+                "'{}' is not a rank (2-9, T, J, Q, K, A); expected a hand like AKs, QQ, T9o",
+                crate::text::quote(&c.to_string())
+            )
         })
     };
     let (r1, r2, suited) = match chars.as_slice() {

@@ -40,7 +40,7 @@ impl StackSpec {
     /// Parses `100bb`, `250` (chips) or `uniform:10bb-200bb`.
     pub fn parse(text: &str, big_blind: u64) -> Result<StackSpec, StackSpecError> {
         let err = |why| StackSpecError {
-            text: text.to_string(),
+            text: crate::text::quote(text),
             why,
         };
         let amount = |t: &str| -> Result<u64, StackSpecError> {

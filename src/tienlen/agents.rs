@@ -122,7 +122,8 @@ impl AgentKind {
             "greedy" => Ok(AgentKind::Greedy),
             "planner" => Ok(AgentKind::Planner),
             other => Err(format!(
-                "unknown agent '{other}': expected random, greedy or planner"
+                "unknown agent '{}': expected random, greedy or planner",
+                crate::text::quote(other)
             )),
         }
     }

@@ -32,7 +32,7 @@ impl RuleSet {
         match s.trim().to_ascii_lowercase().as_str() {
             "seed" | "cambodian" => Ok(RuleSet::Seed),
             "vietnamese" => Ok(RuleSet::Vietnamese),
-            other => Err(UnknownRuleSet(other.to_string())),
+            other => Err(UnknownRuleSet(crate::text::quote(other))),
         }
     }
 
