@@ -254,6 +254,16 @@ fn phh(fields: &str, actions: &str) -> String {
     )
 }
 
+/// Replays a heads-up hand of 100-chip stacks with these actions.
+fn heads_up(dir: &Path, name: &str, actions: &str) -> Output {
+    replay_file(
+        dir,
+        name,
+        &phh("starting_stacks = [100, 100]", actions),
+        &[],
+    )
+}
+
 fn replay_file(dir: &Path, name: &str, text: &str, extra: &[&str]) -> Output {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
@@ -294,12 +304,7 @@ fn case_11_to_15_replays_refuse_impossible_hands_and_accept_valid_ones() {
     );
     let err = one_line_exit_2(&out);
     assert!(err.contains("needs 5") && err.contains("0 board"), "{err}");
-    let out = replay_file(
-        d,
-        "ok.phh",
-        &phh("starting_stacks = [100, 100]", showdown),
-        &[],
-    );
+    let out = heads_up(d, "ok.phh", showdown);
     assert!(
         out.status.success(),
         "{}",
@@ -360,12 +365,7 @@ fn case_11_to_15_replays_refuse_impossible_hands_and_accept_valid_ones() {
         "'d dh p1 AsAh', 'd dh p2 KsKh'",
         "'d dh p1 As', 'd dh p2 Ks', 'd dh p1 Ah', 'd dh p2 Kh'",
     );
-    let out = replay_file(
-        d,
-        "single.phh",
-        &phh("starting_stacks = [100, 100]", &one_at_a_time),
-        &[],
-    );
+    let out = heads_up(d, "single.phh", &one_at_a_time);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         "hand 1: p1 200, p2 0"
@@ -373,12 +373,7 @@ fn case_11_to_15_replays_refuse_impossible_hands_and_accept_valid_ones() {
     // Unknown cards of a player who folds; refused when they would decide
     // a pot; resolved when the player shows.
     let folds = "'d dh p1 ????', 'd dh p2 KsKh', 'p2 cbr 10', 'p1 f'";
-    let out = replay_file(
-        d,
-        "fold.phh",
-        &phh("starting_stacks = [100, 100]", folds),
-        &[],
-    );
+    let out = heads_up(d, "fold.phh", folds);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         "hand 1: p1 98, p2 102"
@@ -386,21 +381,11 @@ fn case_11_to_15_replays_refuse_impossible_hands_and_accept_valid_ones() {
     let hidden = showdown
         .replace("'d dh p1 AsAh'", "'d dh p1 ????'")
         .replace(", 'p1 sm AsAh'", "");
-    let out = replay_file(
-        d,
-        "hidden.phh",
-        &phh("starting_stacks = [100, 100]", &hidden),
-        &[],
-    );
+    let out = heads_up(d, "hidden.phh", &hidden);
     let err = one_line_exit_2(&out);
     assert!(err.contains("p1's hole cards are unknown"), "{err}");
     let shown = showdown.replace("'d dh p1 AsAh'", "'d dh p1 ????'");
-    let out = replay_file(
-        d,
-        "shown.phh",
-        &phh("starting_stacks = [100, 100]", &shown),
-        &[],
-    );
+    let out = heads_up(d, "shown.phh", &shown);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         "hand 1: p1 200, p2 0"

@@ -23,7 +23,8 @@ use super::output::{
 use super::progress::Progress;
 use super::report::summary_table;
 use super::sink::{
-    checkpoint_path, partial_path, write_whole, Destination, ResumeError, Staged, StreamSink,
+    checkpoint_path, partial_path, read_bounded, stage_all, write_whole, Destination, ResumeError,
+    Staged, StreamSink,
 };
 use super::stats::Accumulator;
 use super::{Game, Metric, MetricKind, Observations, Row};
@@ -517,13 +518,7 @@ impl Start {
                 path.display()
             ))
         };
-        let len = std::fs::metadata(path)
-            .map_err(|e| refuse(format!("cannot be read ({e})")))?
-            .len();
-        if len > MAX_CHECKPOINT_BYTES {
-            return Err(refuse(format!("is too large ({len} bytes)")));
-        }
-        let bytes = std::fs::read(path).map_err(|e| refuse(format!("cannot be read ({e})")))?;
+        let bytes = read_bounded(path, MAX_CHECKPOINT_BYTES).map_err(refuse)?;
         let ckpt =
             Checkpoint::unseal(&bytes).map_err(|why| refuse(format!("is refused: {why}")))?;
         if &ckpt.identity != identity || ckpt.shard != shard {
@@ -940,17 +935,8 @@ pub(crate) fn stage_reports(
             .map_err(|e| RunError::Internal(format!("summary: {e}")))?;
         files.push((path.to_path_buf(), json));
     }
-    let mut staged = Vec::with_capacity(files.len());
-    for (path, bytes) in files {
-        match Staged::write(&path, bytes) {
-            Ok(s) => staged.push((path, s)),
-            Err(e) => {
-                staged.into_iter().for_each(|(_, s)| s.discard());
-                return Err(RunError::io(format!("cannot write {}", path.display()))(e));
-            }
-        }
-    }
-    Ok(staged)
+    stage_all(files)
+        .map_err(|(path, e)| RunError::io(format!("cannot write {}", path.display()))(e))
 }
 
 /// Renames staged reports into place, in order.

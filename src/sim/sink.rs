@@ -187,14 +187,29 @@ impl Staged {
     }
 }
 
+/// Reads a file cardsim wrote (a summary, a checkpoint) of at most `max`
+/// bytes: a larger one is refused before it is read, so a wrong path or a
+/// hostile file cannot exhaust memory. The error says why, for a message.
+pub fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    let len = fs::metadata(path)
+        .map_err(|e| format!("cannot be read ({e})"))?
+        .len();
+    if len > max {
+        return Err(format!("is too large ({len} bytes)"));
+    }
+    fs::read(path).map_err(|e| format!("cannot be read ({e})"))
+}
+
 /// Writes a whole file at once, safely for its kind (see [`Destination`]).
 pub fn write_whole(path: &Path, bytes: Vec<u8>) -> io::Result<()> {
     Staged::write(path, bytes)?.commit()
 }
 
-/// Stages several files, then commits them in order; if any cannot be
-/// written, none is committed (the staged ones are removed).
-pub fn write_all_or_none(files: Vec<(PathBuf, Vec<u8>)>) -> Result<(), (PathBuf, io::Error)> {
+/// Stages several files, all or none: if one cannot be written, the ones
+/// staged before it are removed, and the error names its path.
+pub fn stage_all(
+    files: Vec<(PathBuf, Vec<u8>)>,
+) -> Result<Vec<(PathBuf, Staged)>, (PathBuf, io::Error)> {
     let mut staged = Vec::with_capacity(files.len());
     for (path, bytes) in files {
         match Staged::write(&path, bytes) {
@@ -205,10 +220,7 @@ pub fn write_all_or_none(files: Vec<(PathBuf, Vec<u8>)>) -> Result<(), (PathBuf,
             }
         }
     }
-    for (path, s) in staged {
-        s.commit().map_err(|e| (path, e))?;
-    }
-    Ok(())
+    Ok(staged)
 }
 
 /// The hash of a file's content, as written in checkpoints and summaries.
@@ -498,7 +510,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let a = dir.path().join("a.hgrm");
         let bad = dir.path().join("missing/b.hgrm");
-        let err = write_all_or_none(vec![
+        let err = stage_all(vec![
             (a.clone(), b"a".to_vec()),
             (bad.clone(), b"b".to_vec()),
         ])

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::output::{resolve_recorded, FileRecord, OutputPart, Summary};
 use super::runner::{RunError, Shard};
-use super::sink::hex_digest;
+use super::sink::{hex_digest, read_bounded};
 use super::stats::Accumulator;
 
 /// Summaries larger than this are not read (a real one is a few MB).
@@ -20,13 +20,7 @@ const MAX_SUMMARY_BYTES: u64 = 256 << 20;
 /// Reads a summary and checks its seal and its consistency.
 pub fn read_summary(path: &Path) -> Result<Summary, RunError> {
     let bad = |why: String| RunError::Input(format!("summary {}: {why}", path.display()));
-    let len = std::fs::metadata(path)
-        .map_err(|e| bad(format!("cannot be read ({e})")))?
-        .len();
-    if len > MAX_SUMMARY_BYTES {
-        return Err(bad(format!("is too large ({len} bytes)")));
-    }
-    let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot be read ({e})")))?;
+    let bytes = read_bounded(path, MAX_SUMMARY_BYTES).map_err(bad)?;
     let text = String::from_utf8(bytes).map_err(|_| bad("is not UTF-8 text".into()))?;
     let summary = Summary::unseal(&text).map_err(bad)?;
     check_consistency(&summary).map_err(|why| bad(format!("is inconsistent: {why}")))?;
