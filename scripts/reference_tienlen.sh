@@ -13,7 +13,7 @@ out=results/tienlen
 tmp=$(mktemp -d)
 mkdir -p "$out"
 "$bin" tienlen -n 1000000 --agents greedy,greedy,greedy,greedy -q \
-  -o "$tmp/greedy4.csv" --summary "$out/greedy4.summary.json" --hist "$out/greedy4-hist"
+  -o - --summary "$out/greedy4.summary.json" --hist "$out/greedy4-hist" > "$tmp/greedy4.csv"
 "$bin" tienlen -n 100000 --agents planner,greedy,greedy,greedy --rotate -q \
   --summary "$out/planner-vs-greedy.summary.json"
 "$bin" tienlen -n 100000 --agents greedy,random,random,random -q \

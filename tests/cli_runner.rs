@@ -298,3 +298,40 @@ fn game_i_replays_the_row_of_game_i() {
     );
     assert!(one.contains(&format!("player {} wins", row7[2])), "{one}");
 }
+
+#[test]
+fn usage_errors_show_clap_whole_message_and_counts_say_what_is_wrong() {
+    let err = bad(&["fishng"]);
+    assert!(
+        err.contains("tip: a similar subcommand exists: 'fishing'") && err.contains("Usage:"),
+        "{err}"
+    );
+    let err = bad(&["merge"]);
+    assert!(
+        err.contains("<SHARD_SUMMARY>") && err.contains("Usage: cardsim merge"),
+        "{err}"
+    );
+    let err = bad(&["fishing", "--gmes", "5"]);
+    assert!(err.contains("tip:") && err.contains("--games"), "{err}");
+    let err = bad(&["fishing", "-n", "-5"]);
+    assert!(
+        err.contains("must be a positive whole number, got '-5'"),
+        "{err}"
+    );
+    // -n/--games everywhere; the old spellings stay.
+    let same = |a: &[&str], b: &[&str]| {
+        let run = |args: &[&str]| {
+            let out = cardsim()
+                .args(args)
+                .args(["-q", "-o", "-"])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{args:?}");
+            out.stdout
+        };
+        assert_eq!(run(a), run(b), "{a:?} vs {b:?}");
+    };
+    same(&["holdem", "-n", "50"], &["holdem", "--hands", "50"]);
+    same(&["holdem", "--games", "50"], &["holdem", "--hands", "50"]);
+    same(&["solve", "-n", "5"], &["solve", "--random", "5"]);
+}

@@ -13,7 +13,7 @@ use crate::fishing::{self, FishingGame, Outcome, Rules, DEFAULT_CARD_LIMIT};
 pub struct FishingArgs {
     /// Number of matches to simulate.
     #[arg(short = 'n', long, default_value_t = 1_000_000, value_name = "N",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          allow_hyphen_values = true, value_parser = super::sim_args::parse_count)]
     pub games: u64,
     /// Players sharing the deck (2 to 8); the first 54 % players players get
     /// one card more.

@@ -13,13 +13,15 @@ use crate::sim;
 
 #[derive(Debug, Args)]
 pub struct HoldemArgs {
-    /// Hands to play.
+    /// Hands to play (`--hands` is the same flag).
     #[arg(
-        long,
+        long = "games",
         short = 'n',
-        visible_alias = "games",
+        visible_alias = "hands",
         default_value_t = 100_000,
-        value_name = "N"
+        value_name = "N",
+        allow_hyphen_values = true,
+        value_parser = super::sim_args::parse_count
     )]
     pub hands: u64,
     /// Seats at the table (2 to 10).

@@ -95,8 +95,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// Help and version go to stdout with exit 0; usage errors print only their
-/// first line (`error: ...`) and exit 2.
+/// Help and version go to stdout with exit 0; usage errors print clap's
+/// whole message and exit 2.
 fn clap_exit(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     match e.kind() {
@@ -110,10 +110,10 @@ fn clap_exit(e: clap::Error) -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
+        // Usage errors: clap's whole message (what is wrong, a "did you
+        // mean" tip, the usage line), exit 2.
         _ => {
-            let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: bad usage");
-            let _ = writeln!(std::io::stderr(), "{first}");
+            let _ = e.print();
             ExitCode::from(2)
         }
     }

@@ -87,6 +87,19 @@ pub fn run_simulation<G: Game>(game: &G, args: &SimArgs, games: u64) -> anyhow::
     Ok(())
 }
 
+/// Parses a count of games: a whole number of at least 1. Used with
+/// `allow_hyphen_values`, so `-n -5` reaches it and is told what is wrong
+/// (clap alone would call `-5` an unexpected argument).
+pub fn parse_count(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "the number of games must be a positive whole number, got '{}'",
+            crate::text::quote(s)
+        )),
+    }
+}
+
 /// Parses `K/N` with `0 <= K < N`.
 pub fn parse_shard(s: &str) -> Result<Shard, String> {
     let err = || {

@@ -45,9 +45,11 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 20, value_name = "BITS",
           value_parser = clap::value_parser!(u32).range(4..=26))]
     pub table_bits: u32,
-    /// Solve N random deals instead (a simulation: --seed, --out, ...).
-    #[arg(long, value_name = "N", conflicts_with_all = ["hand_a", "hand_b", "tree", "all"],
-          value_parser = clap::value_parser!(u64).range(1..))]
+    /// Solve N random deals instead (a simulation: --seed, --out, ...;
+    /// `--random N` is the same flag).
+    #[arg(long = "games", short = 'n', visible_alias = "random", value_name = "N",
+          conflicts_with_all = ["hand_a", "hand_b", "tree", "all"],
+          allow_hyphen_values = true, value_parser = super::sim_args::parse_count)]
     pub random: Option<u64>,
     /// With --random: cards per hand.
     #[arg(long, default_value_t = 7, value_name = "K",

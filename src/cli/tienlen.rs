@@ -30,7 +30,8 @@ pub enum TienlenCommand {
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// Games to play.
-    #[arg(long, short = 'n', default_value_t = 100_000, value_name = "N")]
+    #[arg(long, short = 'n', default_value_t = 100_000, value_name = "N",
+          allow_hyphen_values = true, value_parser = super::sim_args::parse_count)]
     pub games: u64,
     /// One agent per seat, 2 to 4 of random, greedy, planner.
     #[arg(

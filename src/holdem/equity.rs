@@ -703,7 +703,7 @@ impl<'a> Sampler<'a> {
         let mut drawn = 0u64;
         while accepted < size {
             drawn += 1;
-            if drawn % 4096 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if drawn.is_multiple_of(4096) && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
             let Some(used) = self.deal_holes(rng, &mut hands[..n]) else {

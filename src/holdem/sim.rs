@@ -443,7 +443,7 @@ impl Game for HoldemGame {
         }
         if extras.files_wanted() {
             if let Some(k) = self.phh_every {
-                if index % k == 0 {
+                if index.is_multiple_of(k) {
                     let text = if extras.files_bundled() {
                         // A `.phhs` section, named by hand number (unique).
                         phh::export_section(&r.hand, index + 1, Some(index))

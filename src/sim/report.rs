@@ -18,15 +18,21 @@ fn num(v: Option<f64>) -> String {
 /// The summary as the terminal table printed on stderr.
 pub fn summary_table(s: &Summary) -> String {
     let played = s.end_game - s.first_game;
+    // Hold'em plays hands; every other game plays games.
+    let noun = if s.identity.game == "holdem" {
+        "hands"
+    } else {
+        "games"
+    };
     let timing = match &s.merged {
         // A merge: the span is elapsed time, the sum is the work's cost.
         Some(m) => format!(
             "merged from {} shards: {:.2} s from the first shard's start to the last one's end \
-             ({:.2} s summed over shards), {:.0} games/s",
+             ({:.2} s summed over shards), {:.0} {noun}/s",
             m.shards, s.wall_time_s, m.shard_time_sum_s, s.games_per_s
         ),
         None => format!(
-            "{:.2} s on {} thread{}, {:.0} games/s",
+            "{:.2} s on {} thread{}, {:.0} {noun}/s",
             s.wall_time_s,
             s.threads,
             if s.threads == 1 { "" } else { "s" },
@@ -34,7 +40,7 @@ pub fn summary_table(s: &Summary) -> String {
         ),
     };
     let mut out = format!(
-        "{} {} games (seed {}{}), {timing}\n",
+        "{} {} {noun} (seed {}{}), {timing}\n",
         s.identity.game,
         played,
         s.identity.seed,

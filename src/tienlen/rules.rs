@@ -195,7 +195,7 @@ pub fn classify(rules: RuleSet, cards: CardSet) -> Option<Combo> {
     if no_two && n >= 3 && consecutive(&ranks) {
         return combo(Kind::Straight, n as u8);
     }
-    if no_two && n >= 6 && n % 2 == 0 {
+    if no_two && n >= 6 && n.is_multiple_of(2) {
         let paired = ranks.chunks(2).all(|p| p[0] == p[1]);
         let heads: Vec<u8> = ranks.chunks(2).map(|p| p[0]).collect();
         if paired && consecutive(&heads) {
