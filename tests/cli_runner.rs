@@ -335,3 +335,38 @@ fn usage_errors_show_clap_whole_message_and_counts_say_what_is_wrong() {
     same(&["holdem", "--games", "50"], &["holdem", "--hands", "50"]);
     same(&["solve", "-n", "5"], &["solve", "--random", "5"]);
 }
+
+#[test]
+fn every_subcommand_help_ends_with_examples_and_no_jargon() {
+    for cmd in [
+        &["eval"][..],
+        &["equity"],
+        &["holdem"],
+        &["replay"],
+        &["fishing"],
+        &["tienlen"],
+        &["tienlen", "hint"],
+        &["tienlen", "classify"],
+        &["solve"],
+        &["merge"],
+        &["verify"],
+    ] {
+        let out = cardsim().args(cmd).arg("--help").output().unwrap();
+        assert!(out.status.success(), "{cmd:?}");
+        let help = String::from_utf8(out.stdout).unwrap();
+        let examples = help
+            .find("Examples:")
+            .unwrap_or_else(|| panic!("{cmd:?}: no examples"));
+        assert!(
+            help[examples..]
+                .lines()
+                .filter(|l| l.contains("cardsim "))
+                .count()
+                >= 2,
+            "{cmd:?}"
+        );
+        for jargon in ["seed's", "提示", "seed 00", "54 %"] {
+            assert!(!help.contains(jargon), "{cmd:?} help says {jargon:?}");
+        }
+    }
+}

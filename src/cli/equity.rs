@@ -10,6 +10,10 @@ use crate::holdem::equity::{self, EquityResult, Method, Query, Stop};
 use crate::holdem::range::Range;
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  cardsim equity AsAh KsKd
+  cardsim equity \"QQ+,AKs\" random \"T9s,22-55\" --board \"Ah 7d 2c\"
+  cardsim equity AKs QQ --trials 1000000 --seed 7 --json")]
 pub struct EquityArgs {
     /// Each player's hole cards (`AhAs`) or range (`QQ+,AKs`, `KTo-K7o`,
     /// `22-55`, `random`, weights as `QQ:0.5`); 2 to 10 players.

@@ -9,6 +9,10 @@ use crate::cards::{format_cards, parse_cards, Card};
 use crate::holdem::eval::{best_five, category, evaluate};
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  cardsim eval \"As Kd Qd Jd Td\"
+  cardsim eval \"A♠ K♦ Q♦ J♦ T♦ 2c 3h\" --json
+  printf 'As Ks Qs Js Ts\n2c 3d 4h 5s 7c\n' | cardsim eval -")]
 pub struct EvalArgs {
     /// The hand, 5 to 7 cards ("As Ks Qs Js Ts 2c 3d"), or `-` to read one
     /// hand per line from stdin and write one result per line.

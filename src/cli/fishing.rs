@@ -10,13 +10,18 @@ use super::sim_args::{run_simulation, SimArgs};
 use crate::fishing::{self, FishingGame, Outcome, Rules, DEFAULT_CARD_LIMIT};
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  cardsim fishing -n 1000000 -o games.csv --summary summary.json
+  cardsim fishing --game 42 --trace
+  cardsim fishing -n 100000 --players 3 --reverse-captures")]
 pub struct FishingArgs {
     /// Number of matches to simulate.
     #[arg(short = 'n', long, default_value_t = 1_000_000, value_name = "N",
           allow_hyphen_values = true, value_parser = super::sim_args::parse_count)]
     pub games: u64,
-    /// Players sharing the deck (2 to 8); the first 54 % players players get
-    /// one card more.
+    /// Players sharing the deck (2 to 8). The 54 cards are dealt round the
+    /// table, so when 54 is not a multiple of P the first players get one card
+    /// more (3 players: 18 each; 4 players: 14, 14, 13, 13).
     #[arg(long, default_value_t = 2, value_name = "P",
           value_parser = clap::value_parser!(u64).range(2..=8))]
     pub players: u64,

@@ -12,6 +12,10 @@ use crate::holdem::table::ShortBigBlind;
 use crate::sim;
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  cardsim holdem -n 100000 -o hands.csv --summary summary.json
+  cardsim holdem --agents tag,station,random,pushfold,tag,station --stacks uniform:10bb-200bb
+  cardsim holdem -n 20000 --pots pots.csv --phh hands.phhs --phh-every 100")]
 pub struct HoldemArgs {
     /// Hands to play (`--hands` is the same flag).
     #[arg(

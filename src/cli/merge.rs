@@ -7,6 +7,9 @@ use clap::Args;
 use crate::sim::{merge, MergeConfig};
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  cardsim merge part*.json -o all.csv --summary all.json --hist hist/
+  cardsim merge part*.json --pots all-pots.csv --phh all.phhs --summary all.json")]
 pub struct MergeArgs {
     /// Summary files of the shards (`--summary` of each `--shard K/N` run),
     /// in any order.

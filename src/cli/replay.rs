@@ -11,6 +11,10 @@ use crate::holdem::table::pots::OddChips;
 use crate::holdem::table::ShortBigBlind;
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  cardsim replay hand.phh
+  cardsim replay hands.phhs --check
+  cardsim replay phh/ --json")]
 pub struct ReplayArgs {
     /// A `.phh` (one hand) or `.phhs` (many) file, a directory of them (as
     /// `holdem --phh DIR` writes; replayed in name order), or `-` for stdin.

@@ -14,6 +14,10 @@ use crate::solver::tree::{draw, solution_tree, Node};
 use crate::solver::{describe, parse_hand, RuleSet, Side, Solver};
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  cardsim solve \"9H 6H 6D 4H 3S\" \"8S 8H\" --tree
+  cardsim solve \"3s 4s 5s 9c\" \"Kh Kd 2s\" --rules tienlen --all
+  cardsim solve -n 1000 --cards 7 --summary s.json")]
 pub struct SolveArgs {
     /// Player A's hand (A leads), e.g. "9H 6H 6D 4H 3S".
     #[arg(value_name = "HAND_A", required_unless_present = "random")]
@@ -21,13 +25,15 @@ pub struct SolveArgs {
     /// Player B's hand, e.g. "8S 8H".
     #[arg(value_name = "HAND_B", required_unless_present = "random")]
     pub hand_b: Option<String>,
-    /// Rule set: pairs (the seed's singles and pairs) or tienlen.
+    /// Rule set: pairs (singles and pairs only, as in the blog post the
+    /// solver comes from) or tienlen.
     #[arg(long, default_value = "pairs", value_parser = RuleSet::parse)]
     pub rules: RuleSet,
     /// Print every winning first move, not just one.
     #[arg(long)]
     pub all: bool,
-    /// Print the solution tree in the seed's layout.
+    /// Print the solution tree: each winning play with every answer to it,
+    /// indented by depth.
     #[arg(long)]
     pub tree: bool,
     /// Most nodes a printed tree may have.

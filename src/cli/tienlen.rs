@@ -11,6 +11,10 @@ use crate::tienlen::sim::TienlenGame;
 use crate::tienlen::{classify, hints, AgentKind, Combo, RuleSet};
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  cardsim tienlen -n 100000 --agents planner,greedy,greedy,greedy --rotate
+  cardsim tienlen hint --hand \"3h 4h 5h 5s 9c 2s\" --beat \"4c\"
+  cardsim tienlen classify \"4d 5d 6d 7d\"")]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct TienlenArgs {
     #[command(subcommand)]
@@ -21,7 +25,7 @@ pub struct TienlenArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum TienlenCommand {
-    /// The legal plays of a hand, weakest first (the seed's 提示).
+    /// The legal plays of a hand, weakest first (the game's "hint" button).
     Hint(HintArgs),
     /// What combination a set of cards is.
     Classify(ClassifyArgs),
@@ -53,6 +57,9 @@ pub struct PlayArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  cardsim tienlen hint --hand \"3h 4h 5h 5s 9c 2s\"
+  cardsim tienlen hint --hand \"3h 4h 5h 5s 9c 2s\" --beat \"4c\" --json")]
 pub struct HintArgs {
     /// The hand, e.g. "3h 4h 5h 5s 9c 2s".
     #[arg(long, value_name = "CARDS")]
@@ -60,19 +67,26 @@ pub struct HintArgs {
     /// The combination to beat (omit to list leads).
     #[arg(long, value_name = "CARDS")]
     pub beat: Option<String>,
+    /// Rule set: seed (Cambodian rules, the default) or vietnamese.
     #[arg(long, default_value = "seed", value_name = "RULES")]
     pub rules: String,
+    /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  cardsim tienlen classify \"4d 5d 6d 7d\"
+  cardsim tienlen classify \"3s 3c 4s 4c 5s 5c\" --json")]
 pub struct ClassifyArgs {
     /// The cards, e.g. "3h 4h 5h".
     #[arg(value_name = "CARDS")]
     pub cards: String,
+    /// Rule set: seed (Cambodian rules, the default) or vietnamese.
     #[arg(long, default_value = "seed", value_name = "RULES")]
     pub rules: String,
+    /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,
 }
