@@ -334,6 +334,16 @@ fn usage_errors_show_clap_whole_message_and_counts_say_what_is_wrong() {
     same(&["holdem", "-n", "50"], &["holdem", "--hands", "50"]);
     same(&["holdem", "--games", "50"], &["holdem", "--hands", "50"]);
     same(&["solve", "-n", "5"], &["solve", "--random", "5"]);
+    // A flag the chosen mode would ignore is refused, not dropped.
+    for args in [
+        &["fishing", "--game", "3", "-n", "5", "-o", "x.csv"][..],
+        &["fishing", "--deal", "A", "--summary", "s.json"],
+        &["solve", "3s", "4s", "-o", "x.csv"],
+        &["solve", "-n", "3", "--tree"],
+    ] {
+        let err = bad(args);
+        assert!(err.contains("cannot be used with"), "{args:?}: {err}");
+    }
 }
 
 #[test]

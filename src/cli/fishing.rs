@@ -9,6 +9,20 @@ use clap::Args;
 use super::sim_args::{run_simulation, SimArgs};
 use crate::fishing::{self, FishingGame, Outcome, Rules, DEFAULT_CARD_LIMIT};
 
+/// The flags of a simulation, which one given game (`--deal`, `--game`)
+/// would silently ignore: refused with it instead.
+const SIMULATION_ONLY: [&str; 9] = [
+    "games",
+    "threads",
+    "shard",
+    "out",
+    "summary",
+    "hist",
+    "resume",
+    "progress",
+    "checkpoint_every",
+];
+
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   cardsim fishing -n 1000000 -o games.csv --summary summary.json
@@ -38,11 +52,11 @@ pub struct FishingArgs {
     pub card_limit: u64,
     /// Play this one deal (54 ranks, front of the deck first, e.g.
     /// "A 7 W 10 ...") and print its result instead of simulating.
-    #[arg(long, value_name = "RANKS")]
+    #[arg(long, value_name = "RANKS", conflicts_with_all = SIMULATION_ONLY)]
     pub deal: Option<String>,
     /// Play game I of the run (`--seed` and the rule switches pick the run)
     /// and print its deal and result: reproduce any CSV row by hand.
-    #[arg(long, value_name = "I", conflicts_with = "deal")]
+    #[arg(long, value_name = "I", conflicts_with = "deal", conflicts_with_all = SIMULATION_ONLY)]
     pub game: Option<u64>,
     /// With --deal or --game: print the game card by card.
     #[arg(long)]

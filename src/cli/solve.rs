@@ -20,7 +20,8 @@ use crate::solver::{describe, parse_hand, RuleSet, Side, Solver};
   cardsim solve -n 1000 --cards 7 --summary s.json")]
 pub struct SolveArgs {
     /// Player A's hand (A leads), e.g. "9H 6H 6D 4H 3S".
-    #[arg(value_name = "HAND_A", required_unless_present = "random")]
+    #[arg(value_name = "HAND_A", required_unless_present = "random",
+          conflicts_with_all = ["cards", "seed", "threads", "shard", "out", "summary", "hist", "resume", "progress"])]
     pub hand_a: Option<String>,
     /// Player B's hand, e.g. "8S 8H".
     #[arg(value_name = "HAND_B", required_unless_present = "random")]
@@ -54,7 +55,7 @@ pub struct SolveArgs {
     /// Solve N random deals instead (a simulation: --seed, --out, ...;
     /// `--random N` is the same flag).
     #[arg(long = "games", short = 'n', visible_alias = "random", value_name = "N",
-          conflicts_with_all = ["hand_a", "hand_b", "tree", "all"],
+          conflicts_with_all = ["hand_a", "hand_b", "tree", "all", "tree_limit", "stats", "json"],
           allow_hyphen_values = true, value_parser = super::sim_args::parse_count)]
     pub random: Option<u64>,
     /// With --random: cards per hand.
