@@ -151,15 +151,6 @@ impl Summary {
         }
         Ok(s)
     }
-
-    /// The files the summary vouches for, with what each is.
-    pub fn files(&self) -> [(OutputPart, Option<&FileRecord>); 3] {
-        [
-            (OutputPart::Csv, self.csv.as_ref()),
-            (OutputPart::SideCsv, self.side_csv.as_ref()),
-            (OutputPart::Bundle, self.bundle.as_ref()),
-        ]
-    }
 }
 
 /// The streamed outputs a run writes and a summary vouches for.
