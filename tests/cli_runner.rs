@@ -380,3 +380,41 @@ fn every_subcommand_help_ends_with_examples_and_no_jargon() {
         }
     }
 }
+
+#[test]
+fn the_summary_table_fits_80_columns_with_percentages_and_no_dash_rows() {
+    let table = |args: &[&str]| {
+        let out = cardsim().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let holdem = table(&[
+        "holdem",
+        "-n",
+        "3000",
+        "--agents",
+        "tag,station,random,pushfold,tag,station",
+    ]);
+    let fishing = table(&["fishing", "-n", "3000"]);
+    for text in [&holdem, &fishing] {
+        for line in text.lines() {
+            assert!(
+                line.chars().count() <= 80,
+                "{} wide: {line}",
+                line.chars().count()
+            );
+            assert!(!line.contains("  -  "), "a row of dashes: {line}");
+        }
+    }
+    assert!(holdem.starts_with("holdem 3,000 hands"), "{holdem}");
+    let showdown = holdem.lines().find(|l| l.starts_with("showdown")).unwrap();
+    assert!(
+        showdown.contains('%') && showdown.contains("["),
+        "{showdown}"
+    );
+    assert!(
+        fishing.contains("not observed: cycle_length, cycle_start"),
+        "{fishing}"
+    );
+    assert!(fishing.contains(" ± "), "{fishing}");
+}
