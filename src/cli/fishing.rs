@@ -33,9 +33,10 @@ pub struct FishingArgs {
     #[arg(short = 'n', long, default_value_t = 1_000_000, value_name = "N",
           allow_hyphen_values = true, value_parser = super::sim_args::parse_count)]
     pub games: u64,
-    /// Players sharing the deck (2 to 8). The 54 cards are dealt round the
-    /// table, so when 54 is not a multiple of P the first players get one card
-    /// more (3 players: 18 each; 4 players: 14, 14, 13, 13).
+    /// Players sharing the deck (2 to 8). The shuffled deck is cut into P
+    /// piles in order; when 54 is not a multiple of P the first players get
+    /// one card more (3 players: 18 each; 4 players: 14, 14, 13, 13). Rules:
+    /// docs/rules.md.
     #[arg(long, default_value_t = 2, value_name = "P",
           value_parser = clap::value_parser!(u64).range(2..=8))]
     pub players: u64,

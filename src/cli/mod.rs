@@ -23,7 +23,14 @@ use clap::{Parser, Subcommand};
 
 /// Seeded, parallel simulation of card games, with statistics you can trust.
 #[derive(Debug, Parser)]
-#[command(name = "cardsim", version, about, max_term_width = 100)]
+#[command(
+    name = "cardsim",
+    version,
+    about,
+    max_term_width = 100,
+    after_help = "The rules of every game, with every rule switch: docs/rules.md in the \
+                  repository.\nEach command's --help ends with examples."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
