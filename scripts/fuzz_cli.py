@@ -204,7 +204,7 @@ def make_input(rng, corpus, work, n):
         if rng.random() < 0.4:
             args += ["--beat", cards(rng, TIEN_BASES)]
         if rng.random() < 0.3:
-            args += ["--rules", rng.choice(["seed", "vietnamese", "x", ""])]
+            args += ["--rules", rng.choice(["cambodian", "seed", "vietnamese", "x", ""])]
     elif kind == 6:
         args = ["tienlen", "classify", cards(rng, TIEN_BASES)]
     elif kind == 7:

@@ -132,7 +132,7 @@ proptest! {
             one_line(parse_hand(t))?;
             if let Ok(cards) = parse_cards(t) {
                 let set = cards.into_iter().collect();
-                let _ = classify(RuleSet::Seed, set);
+                let _ = classify(RuleSet::Cambodian, set);
             }
         }
     }

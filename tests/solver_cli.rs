@@ -12,12 +12,9 @@ fn the_seed_example_gives_the_seed_answer() {
         .lines()
         .find(|l| l.starts_with("winning first moves: "))
         .unwrap_or_else(|| panic!("{out}"));
-    assert!(moves.contains("4H"), "{out}");
+    assert!(moves.contains("Single [4h]"), "{out}");
     // The pair of sixes is no winning lead (the seed's tree shows it losing).
-    assert!(
-        !moves.contains("[6H,6D]") && !moves.contains("6H 6D"),
-        "{out}"
-    );
+    assert!(!moves.contains("[6h,6d]"), "{out}");
 
     let v: serde_json::Value = serde_json::from_str(&ok(&[
         "solve",
@@ -31,8 +28,29 @@ fn the_seed_example_gives_the_seed_answer() {
     assert_eq!(v["winner"], "A");
     assert!(v["nodes"].as_u64().unwrap() > 0);
     assert_eq!(v["tree"]["children"].as_array().map(Vec::len), Some(1));
-    let tree = ok(&["solve", "9H 6H 6D 4H 3S", "8S 8H", "--tree"]);
+    let tree = ok(&["solve", "9h 6h 6d 4h 3s", "8s 8h", "--tree"]);
     assert!(tree.lines().count() > 5, "{tree}");
+}
+
+/// Input is case-insensitive; output is always cardsim's one notation
+/// (rank upper case, suit lower case: `9h 6h 6d 4h 3s`), as in every other
+/// command.
+#[test]
+fn cards_print_in_the_one_notation_whatever_the_input_case() {
+    let upper = ok(&["solve", "9H 6H 6D 4H 3S", "8S 8H", "--tree"]);
+    let lower = ok(&["solve", "9h 6h 6d 4h 3s", "8s 8h", "--tree"]);
+    assert_eq!(upper, lower);
+    assert!(
+        upper.starts_with("A: 9h 6h 6d 4h 3s\nB: 8s 8h\n"),
+        "{upper}"
+    );
+    assert!(upper.contains("Player 1 Single [3s] Win:True"), "{upper}");
+    assert!(upper.contains("Double [6h,6d]"), "{upper}");
+    let json = ok(&["solve", "9H 6H 6D 4H 3S", "8S 8H", "--json", "--tree"]);
+    assert!(
+        json.contains("Single [3s]") && !json.contains("[3S]"),
+        "{json}"
+    );
 }
 
 #[test]

@@ -22,7 +22,10 @@ fn sorted(mut v: Vec<Combo>) -> Vec<Combo> {
 #[test]
 fn legal_plays_match_the_brute_force_reference() {
     let mut out = Vec::new();
-    for (k, rules) in [RuleSet::Seed, RuleSet::Vietnamese].into_iter().enumerate() {
+    for (k, rules) in [RuleSet::Cambodian, RuleSet::Vietnamese]
+        .into_iter()
+        .enumerate()
+    {
         let mut rng = game_rng(77, k as u64);
         let mut deck: Vec<Card> = (0..52).map(Card::from_index).collect();
         for _ in 0..50_000 {
@@ -93,7 +96,7 @@ fn a_trick_ends_when_all_others_pass_and_the_last_player_leads() {
     let mut agents: Vec<&mut dyn Agent> = vec![&mut a, &mut b, &mut c, &mut d];
     let mut trace = Vec::new();
     let out = play(
-        RuleSet::Seed,
+        RuleSet::Cambodian,
         h,
         &mut agents,
         &mut game_rng(0, 0),
@@ -103,11 +106,11 @@ fn a_trick_ends_when_all_others_pass_and_the_last_player_leads() {
         Event::Lead(0),
         Event::Play(
             0,
-            classify(RuleSet::Seed, parse_card_set("3h").unwrap()).unwrap(),
+            classify(RuleSet::Cambodian, parse_card_set("3h").unwrap()).unwrap(),
         ),
         Event::Play(
             1,
-            classify(RuleSet::Seed, parse_card_set("5d").unwrap()).unwrap(),
+            classify(RuleSet::Cambodian, parse_card_set("5d").unwrap()).unwrap(),
         ),
         Event::Pass(2),
         Event::Pass(3),
@@ -135,7 +138,7 @@ fn when_the_last_player_went_out_the_next_in_turn_leads() {
     let mut agents: Vec<&mut dyn Agent> = vec![&mut a, &mut b, &mut c, &mut d];
     let mut trace = Vec::new();
     let out = play(
-        RuleSet::Seed,
+        RuleSet::Cambodian,
         h,
         &mut agents,
         &mut game_rng(0, 0),
@@ -162,7 +165,13 @@ fn a_bomb_chops_a_two_and_is_counted() {
     let mut c = Script(vec!["pass", "pass", "4c"]);
     let mut d = Script(vec!["pass", "pass"]);
     let mut agents: Vec<&mut dyn Agent> = vec![&mut a, &mut b, &mut c, &mut d];
-    let out = play(RuleSet::Seed, h, &mut agents, &mut game_rng(0, 0), None);
+    let out = play(
+        RuleSet::Cambodian,
+        h,
+        &mut agents,
+        &mut game_rng(0, 0),
+        None,
+    );
     assert_eq!(out.chops, 1);
     assert_eq!(&out.order[..2], &[0, 1]);
 }
@@ -170,9 +179,9 @@ fn a_bomb_chops_a_two_and_is_counted() {
 #[test]
 fn first_lead_holds_the_three_and_set_aside_cards_pass_to_the_lowest() {
     let h = hands(["9s", "3h", "4c", "5c"]);
-    assert_eq!(first_leader(RuleSet::Seed, &h).0, 1);
+    assert_eq!(first_leader(RuleSet::Cambodian, &h).0, 1);
     let h2 = hands(["9s", "5h", "4c", "Kc"]);
-    assert_eq!(first_leader(RuleSet::Seed, &h2[..3]).0, 2);
+    assert_eq!(first_leader(RuleSet::Cambodian, &h2[..3]).0, 2);
     let h3 = hands(["3s", "3h", "4c", "Kc"]);
     assert_eq!(first_leader(RuleSet::Vietnamese, &h3).0, 0);
 }
@@ -188,7 +197,7 @@ fn random_games_keep_every_rule() {
     for g in 0..100_000u64 {
         let mut rng = game_rng(5, g);
         let rules = if g % 2 == 0 {
-            RuleSet::Seed
+            RuleSet::Cambodian
         } else {
             RuleSet::Vietnamese
         };
@@ -259,7 +268,7 @@ fn random_games_keep_every_rule() {
 #[test]
 fn agents_only_choose_legal_options() {
     // A lead never passes; the greedy lead and the planner's plan.
-    let rules = RuleSet::Seed;
+    let rules = RuleSet::Cambodian;
     let hand = parse_card_set("3h 4h 5h 9s 9c").unwrap();
     let mut all_plays = Vec::new();
     legal_plays(rules, hand, None, None, &mut all_plays);

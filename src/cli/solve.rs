@@ -15,15 +15,15 @@ use crate::solver::{describe, parse_hand, RuleSet, Side, Solver};
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  cardsim solve \"9H 6H 6D 4H 3S\" \"8S 8H\" --tree
+  cardsim solve \"9h 6h 6d 4h 3s\" \"8s 8h\" --tree
   cardsim solve \"3s 4s 5s 9c\" \"Kh Kd 2s\" --rules tienlen --all
   cardsim solve -n 1000 --cards 7 --summary s.json")]
 pub struct SolveArgs {
-    /// Player A's hand (A leads), e.g. "9H 6H 6D 4H 3S".
+    /// Player A's hand (A leads), e.g. "9h 6h 6d 4h 3s".
     #[arg(value_name = "HAND_A", required_unless_present = "random",
           conflicts_with_all = ["cards", "seed", "threads", "shard", "out", "summary", "hist", "resume", "progress"])]
     pub hand_a: Option<String>,
-    /// Player B's hand, e.g. "8S 8H".
+    /// Player B's hand, e.g. "8s 8h".
     #[arg(value_name = "HAND_B", required_unless_present = "random")]
     pub hand_b: Option<String>,
     /// Rule set: pairs (singles and pairs only, as in the blog post the
@@ -118,8 +118,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if args.json {
         let mut v = serde_json::json!({
             "rules": args.rules.name(),
-            "hand_a": seed_cards(a),
-            "hand_b": seed_cards(b),
+            "hand_a": hand_text(a),
+            "hand_b": hand_text(b),
             "winner": winner.name(),
             "winning_first_moves": shown,
         });
@@ -135,8 +135,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     }
     let mut text = format!(
         "A: {}\nB: {}\nWinner: {}\n",
-        seed_cards(a),
-        seed_cards(b),
+        hand_text(a),
+        hand_text(b),
         winner.name()
     );
     match winner {
@@ -165,21 +165,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A hand as the seed writes it: `9H 6H 6D 4H 3S`.
-fn seed_cards(h: CardSet) -> String {
-    let mut cards = h.to_vec();
-    cards.sort_by_key(|c| (std::cmp::Reverse(c.index() >> 2), c.index() & 3));
-    cards
-        .iter()
-        .map(|c| {
-            format!(
-                "{}{}",
-                c.rank().char(),
-                c.suit().char().to_ascii_uppercase()
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+/// A hand as the solver prints it: `9h 6h 6d 4h 3s`, highest rank first.
+fn hand_text(h: CardSet) -> String {
+    crate::solver::rules::ordered_cards(&h.to_vec()).join(" ")
 }
 
 fn tree_json(n: &Node) -> serde_json::Value {

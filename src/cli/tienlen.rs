@@ -44,8 +44,8 @@ pub struct PlayArgs {
         value_name = "LIST"
     )]
     pub agents: String,
-    /// Rule set: seed (Cambodian, the default) or vietnamese.
-    #[arg(long, default_value = "seed", value_name = "RULES")]
+    /// Rule set: cambodian or vietnamese (docs/rules.md).
+    #[arg(long, default_value = "cambodian", value_name = "RULES")]
     pub rules: String,
     /// Rotate the agents around the table (game i moves every agent i
     /// seats on), so each plays every seat equally often; adds per-agent
@@ -67,8 +67,8 @@ pub struct HintArgs {
     /// The combination to beat (omit to list leads).
     #[arg(long, value_name = "CARDS")]
     pub beat: Option<String>,
-    /// Rule set: seed (Cambodian rules, the default) or vietnamese.
-    #[arg(long, default_value = "seed", value_name = "RULES")]
+    /// Rule set: cambodian or vietnamese (docs/rules.md).
+    #[arg(long, default_value = "cambodian", value_name = "RULES")]
     pub rules: String,
     /// One JSON object instead of text.
     #[arg(long)]
@@ -83,8 +83,8 @@ pub struct ClassifyArgs {
     /// The cards, e.g. "3h 4h 5h".
     #[arg(value_name = "CARDS")]
     pub cards: String,
-    /// Rule set: seed (Cambodian rules, the default) or vietnamese.
-    #[arg(long, default_value = "seed", value_name = "RULES")]
+    /// Rule set: cambodian or vietnamese (docs/rules.md).
+    #[arg(long, default_value = "cambodian", value_name = "RULES")]
     pub rules: String,
     /// One JSON object instead of text.
     #[arg(long)]

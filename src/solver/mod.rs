@@ -266,14 +266,14 @@ mod tests {
         let mut s = Solver::new(RuleSet::Pairs, 16);
         assert_eq!(s.winner(a, b), Side::A);
         let firsts: Vec<String> = s.winning_first_moves(a, b).iter().map(describe).collect();
-        assert!(firsts.contains(&"Single [4H]".to_string()), "{firsts:?}");
+        assert!(firsts.contains(&"Single [4h]".to_string()), "{firsts:?}");
         // Leading the pair of sixes (a legal lead) loses: B beats it with
         // 8 8 and is out.
         let mut leads = Vec::new();
         plays(RuleSet::Pairs, a, None, &mut leads);
-        assert!(leads.iter().any(|p| describe(p) == "Double [6H,6D]"));
+        assert!(leads.iter().any(|p| describe(p) == "Double [6h,6d]"));
         assert!(
-            !firsts.contains(&"Double [6H,6D]".to_string()),
+            !firsts.contains(&"Double [6h,6d]".to_string()),
             "{firsts:?}"
         );
     }

@@ -53,7 +53,7 @@ impl RuleSet {
 pub fn strength(rules: RuleSet, c: Card) -> u8 {
     match rules {
         RuleSet::Pairs => c.index() >> 2,
-        RuleSet::TienLen => TienlenRules::Seed.strength(c),
+        RuleSet::TienLen => TienlenRules::Cambodian.strength(c),
     }
 }
 
@@ -62,7 +62,7 @@ pub fn beats(rules: RuleSet, play: &Play, last: Option<&Play>) -> bool {
     let Some(last) = last else { return true };
     match rules {
         RuleSet::Pairs => play.kind == last.kind && play.top > last.top,
-        RuleSet::TienLen => crate::tienlen::beats(TienlenRules::Seed, play, last),
+        RuleSet::TienLen => crate::tienlen::beats(TienlenRules::Cambodian, play, last),
     }
 }
 
@@ -70,7 +70,7 @@ pub fn beats(rules: RuleSet, play: &Play, last: Option<&Play>) -> bool {
 /// correct classification the reference solver uses).
 pub fn classify(rules: RuleSet, cards: CardSet) -> Option<Play> {
     match rules {
-        RuleSet::TienLen => crate::tienlen::classify(TienlenRules::Seed, cards),
+        RuleSet::TienLen => crate::tienlen::classify(TienlenRules::Cambodian, cards),
         RuleSet::Pairs => {
             let cs = cards.to_vec();
             let same = cs.iter().all(|c| c.rank() == cs[0].rank());
@@ -107,7 +107,7 @@ pub fn plays_with(
     out: &mut Vec<Play>,
 ) {
     if rules == RuleSet::TienLen {
-        gen.generate(TienlenRules::Seed, hand, last, None, out);
+        gen.generate(TienlenRules::Cambodian, hand, last, None, out);
         return;
     }
     out.clear();
@@ -138,7 +138,7 @@ pub fn plays_with(
     }
 }
 
-/// A play in the seed's notation: `Single [4H]`, `Double [6H,6D]`, and for
+/// A play as the solver prints it: `Single [4h]`, `Double [6h,6d]`, and for
 /// the Tiến lên kinds `Triple [...]`, `Bomb [...]`, `Straight [...]`,
 /// `PairRun [...]`.
 pub fn describe(p: &Play) -> String {
@@ -150,19 +150,14 @@ pub fn describe(p: &Play) -> String {
         Kind::Straight => "Straight",
         Kind::PairRun => "PairRun",
     };
-    // Highest rank first; within a rank in suit-letter order s, h, d, c,
-    // which prints the seed's example as `Double [6H,6D]`.
-    let mut cards = p.cards.to_vec();
+    format!("{name} [{}]", ordered_cards(&p.cards.to_vec()).join(","))
+}
+
+/// Cards in the order the solver prints them: highest rank first, and within
+/// a rank in suit-letter order s, h, d, c (`6h,6d`), each in cardsim's one
+/// notation (`As Kd 7c Th`, the same as every other command).
+pub fn ordered_cards(cards: &[Card]) -> Vec<String> {
+    let mut cards = cards.to_vec();
     cards.sort_by_key(|c| (std::cmp::Reverse(c.index() >> 2), c.index() & 3));
-    let cards: Vec<String> = cards
-        .iter()
-        .map(|c| {
-            format!(
-                "{}{}",
-                c.rank().char(),
-                c.suit().char().to_ascii_uppercase()
-            )
-        })
-        .collect();
-    format!("{name} [{}]", cards.join(","))
+    cards.iter().map(|c| c.to_string()).collect()
 }

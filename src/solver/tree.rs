@@ -86,7 +86,7 @@ fn expand(
     Ok(out)
 }
 
-/// The tree drawn as the seed draws it (`Player 1 Single [4H] Win:True`,
+/// The tree drawn as the seed draws it (`Player 1 Single [4h] Win:True`,
 /// with `|`, `+-` and `` `- `` branches).
 pub fn draw(root: &Node) -> String {
     let mut lines = Vec::new();

@@ -222,7 +222,7 @@ mod tests {
 
     #[test]
     fn the_seed_hint_example() {
-        let r = RuleSet::Seed;
+        let r = RuleSet::Cambodian;
         let hand = parse_card_set("3h 4h 5h 5s 9c 2s").unwrap();
         let last = classify(r, parse_card_set("4d").unwrap()).unwrap();
         let h: Vec<String> = hints(r, hand, Some(&last))
@@ -238,7 +238,7 @@ mod tests {
 
     #[test]
     fn chops_come_after_same_kind_plays() {
-        let r = RuleSet::Seed;
+        let r = RuleSet::Cambodian;
         let hand = parse_card_set("7h 7s 7d 7c 2s").unwrap();
         let last = classify(r, parse_card_set("2d").unwrap()).unwrap();
         let h = hints(r, hand, Some(&last));
@@ -249,7 +249,7 @@ mod tests {
 
     #[test]
     fn a_lead_lists_every_combination_once() {
-        let r = RuleSet::Seed;
+        let r = RuleSet::Cambodian;
         let hand = parse_card_set("3h 3s 4d 4c 5h").unwrap();
         let mut out = Vec::new();
         legal_plays(r, hand, None, None, &mut out);

@@ -14,23 +14,25 @@ use crate::cards::{Card, CardSet, Rank, Suit};
 /// The two rule sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuleSet {
-    /// The seed's Cambodian rules: suits ♥ < ♦ < ♣ < ♠, the 3♥ leads, a
+    /// Cambodian rules (the default; the game as the project's source
+    /// describes it): suits ♥ < ♦ < ♣ < ♠, the 3♥ leads, a
     /// four of a kind chops a single 2, four or more consecutive pairs chop
     /// a pair of 2s.
-    Seed,
+    Cambodian,
     /// Southern Vietnamese rules: suits ♠ < ♣ < ♦ < ♥, the 3♠ leads and the
     /// first play must hold it, and the wider chops of RULES.md §3.
     Vietnamese,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown rule set '{0}': expected seed or vietnamese")]
+#[error("unknown rule set '{0}': expected cambodian or vietnamese")]
 pub struct UnknownRuleSet(pub String);
 
 impl RuleSet {
     pub fn parse(s: &str) -> Result<RuleSet, UnknownRuleSet> {
         match s.trim().to_ascii_lowercase().as_str() {
-            "seed" | "cambodian" => Ok(RuleSet::Seed),
+            // `seed` is the name before 0.2, kept so old commands still run.
+            "cambodian" | "seed" => Ok(RuleSet::Cambodian),
             "vietnamese" => Ok(RuleSet::Vietnamese),
             other => Err(UnknownRuleSet(crate::text::quote(other))),
         }
@@ -38,7 +40,7 @@ impl RuleSet {
 
     pub fn name(self) -> &'static str {
         match self {
-            RuleSet::Seed => "seed",
+            RuleSet::Cambodian => "cambodian",
             RuleSet::Vietnamese => "vietnamese",
         }
     }
@@ -47,7 +49,7 @@ impl RuleSet {
     pub fn leading_card(self) -> Card {
         let three = Rank::new(1);
         match self {
-            RuleSet::Seed => Card::new(three, Suit::Hearts),
+            RuleSet::Cambodian => Card::new(three, Suit::Hearts),
             RuleSet::Vietnamese => Card::new(three, Suit::Spades),
         }
     }
@@ -64,7 +66,7 @@ impl RuleSet {
         static SEED: OnceLock<[Card; 52]> = OnceLock::new();
         static VIETNAMESE: OnceLock<[Card; 52]> = OnceLock::new();
         let cell = match self {
-            RuleSet::Seed => &SEED,
+            RuleSet::Cambodian => &SEED,
             RuleSet::Vietnamese => &VIETNAMESE,
         };
         cell.get_or_init(|| {
@@ -81,7 +83,7 @@ impl RuleSet {
         // Card suit indices: 0 spades, 1 hearts, 2 diamonds, 3 clubs.
         let s = c.index() & 3;
         match self {
-            RuleSet::Seed => [3, 0, 1, 2][s as usize],
+            RuleSet::Cambodian => [3, 0, 1, 2][s as usize],
             RuleSet::Vietnamese => [0, 3, 2, 1][s as usize],
         }
     }
@@ -218,7 +220,7 @@ pub fn beats(rules: RuleSet, play: &Combo, last: &Combo) -> bool {
 pub fn is_chop(rules: RuleSet, play: &Combo, last: &Combo) -> bool {
     let twos = last.is_twos();
     match rules {
-        RuleSet::Seed => match (play.kind, last.kind) {
+        RuleSet::Cambodian => match (play.kind, last.kind) {
             (Kind::Quads, Kind::Single) => twos,
             (Kind::PairRun, Kind::Pair) => twos && play.len >= 4,
             _ => false,
@@ -250,7 +252,7 @@ mod tests {
 
     #[test]
     fn strength_orders_rank_then_suit() {
-        let s = RuleSet::Seed;
+        let s = RuleSet::Cambodian;
         let st = |x: &str| s.strength(x.parse().unwrap());
         assert_eq!(st("3h"), 0);
         assert_eq!(st("2s"), 51);
@@ -263,7 +265,7 @@ mod tests {
 
     #[test]
     fn combinations_are_recognised() {
-        let s = RuleSet::Seed;
+        let s = RuleSet::Cambodian;
         assert_eq!(c(s, "3h").unwrap().kind, Kind::Single);
         assert_eq!(c(s, "5h 5s").unwrap().kind, Kind::Pair);
         assert_eq!(c(s, "5h 5s 5d").unwrap().kind, Kind::Triple);
@@ -289,7 +291,7 @@ mod tests {
 
     #[test]
     fn same_kind_beats_by_top_card_then_suit() {
-        let s = RuleSet::Seed;
+        let s = RuleSet::Cambodian;
         assert!(beat(s, "4h", "3s"));
         assert!(beat(s, "3s", "3h"), "spades highest under the seed");
         assert!(!beat(s, "3h", "3s"));
@@ -304,7 +306,7 @@ mod tests {
 
     #[test]
     fn seed_chops() {
-        let s = RuleSet::Seed;
+        let s = RuleSet::Cambodian;
         assert!(beat(s, "5h 5s 5d 5c", "2h"));
         assert!(!beat(s, "5h 5s 5d 5c", "Ah"), "a bomb only chops a 2");
         assert!(!beat(s, "5h 5s 5d 5c", "2h 2s"));
