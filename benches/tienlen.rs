@@ -18,7 +18,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 fn tienlen(c: &mut Criterion) {
     let mut g = c.benchmark_group("tienlen");
     let game = TienlenGame {
-        rules: RuleSet::Seed,
+        rules: RuleSet::Cambodian,
         agents: vec![AgentKind::Greedy; 4],
         rotate: false,
     };
@@ -44,7 +44,7 @@ fn tienlen(c: &mut Criterion) {
             .unwrap()
             .into_iter()
             .collect::<CardSet>();
-        classify(RuleSet::Seed, set).unwrap()
+        classify(RuleSet::Cambodian, set).unwrap()
     };
     let mut gen = MoveGen::default();
     let mut out = Vec::new();
@@ -60,7 +60,13 @@ fn tienlen(c: &mut Criterion) {
                 let mut n = 0;
                 for &h in &hands {
                     let h = h.difference(last.map_or(CardSet::EMPTY, |l: Combo| l.cards));
-                    gen.generate(RuleSet::Seed, black_box(h), last.as_ref(), None, &mut out);
+                    gen.generate(
+                        RuleSet::Cambodian,
+                        black_box(h),
+                        last.as_ref(),
+                        None,
+                        &mut out,
+                    );
                     n += out.len();
                 }
                 n
