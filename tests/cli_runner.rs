@@ -208,6 +208,136 @@ fn a_killed_run_resumes_to_the_uncut_result() {
     assert!(!ckpt.exists());
 }
 
+/// Runs `args` in `dir` until its checkpoint exists, then sends `signal`
+/// with `kill`; returns the exit status and stderr.
+fn interrupt_in(dir: &Path, args: &[String], signal: &str) -> (Option<i32>, String) {
+    let ckpt = dir.join("cut.csv.partial.ckpt");
+    let spawned = std::time::SystemTime::now();
+    let child = cardsim()
+        .current_dir(dir)
+        .args(args)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run starts");
+    let started = Instant::now();
+    // Wait for a checkpoint this process wrote (a resumed run starts with
+    // the old one on disk).
+    let fresh = || {
+        std::fs::metadata(&ckpt)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t > spawned)
+    };
+    while !fresh() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    let killed = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Ctrl-C (and SIGTERM, what Slurm sends at a time limit) ends a run with
+/// one line naming what was kept and the exact command that continues it
+/// (exit 130 and 143); that command prints where it resumes and finishes
+/// byte-identical to an uncut run.
+#[test]
+fn ctrl_c_keeps_a_checkpoint_and_prints_the_command_that_resumes() {
+    let dir = TempDir::new().expect("temp dir");
+    let d = dir.path();
+    let games = "1000000";
+    ok(cardsim()
+        .current_dir(d)
+        .args(["fishing", "-n", games, "-q", "-o", "whole.csv"]));
+    let args: Vec<String> = [
+        "fishing",
+        "-n",
+        games,
+        "--checkpoint-every",
+        "0.02",
+        "-o",
+        "cut.csv",
+        "--summary",
+        "cut.json",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut at = 0;
+    let mut next = args;
+    for (signal, status, name) in [("-INT", 130, "Ctrl-C (SIGINT)"), ("-TERM", 143, "SIGTERM")] {
+        let (code, err) = interrupt_in(d, &next, signal);
+        let last = err
+            .trim_end()
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_string();
+        assert_eq!(code, Some(status), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        let prefix = format!("error: interrupted by {name} at game ");
+        let rest = last
+            .strip_prefix(&prefix)
+            .unwrap_or_else(|| panic!("{err}"));
+        let game: u64 = rest
+            .split(' ')
+            .next()
+            .map(|g| g.replace(',', ""))
+            .and_then(|g| g.parse().ok())
+            .unwrap_or_else(|| panic!("{err}"));
+        assert!(game > at, "{err}");
+        if at > 0 {
+            assert!(
+                err.contains(&format!("resuming at game {} of 1,000,000", grouped(at))),
+                "{err}"
+            );
+        }
+        at = game;
+        assert!(
+            last.contains("kept cut.csv.partial and its checkpoint cut.csv.partial.ckpt"),
+            "{err}"
+        );
+        assert!(d.join("cut.csv.partial.ckpt").exists() && !d.join("cut.csv").exists());
+        let command = last
+            .split_once("to continue, run: cardsim ")
+            .map(|(_, c)| c)
+            .unwrap_or_else(|| panic!("{err}"));
+        next = shlex::split(command).unwrap_or_else(|| panic!("{command}"));
+        assert_eq!(next.last().map(String::as_str), Some("--resume"));
+        assert_eq!(next.iter().filter(|a| *a == "--resume").count(), 1);
+    }
+    let out = cardsim()
+        .current_dir(d)
+        .args(&next)
+        .output()
+        .expect("resume runs");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with(&format!("resuming at game {} of 1,000,000\n", grouped(at))),
+        "{err}"
+    );
+    assert_eq!(read(d.join("whole.csv")), read(d.join("cut.csv")));
+}
+
+/// `1,000,000`.
+fn grouped(v: u64) -> String {
+    let s = v.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[test]
 fn bad_input_exits_2_with_one_line() {
     bad(&["fishing", "--shard", "3/2"]);

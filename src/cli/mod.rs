@@ -69,7 +69,7 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let code = if is_bad_input(&e) { 2 } else { 1 };
+            let code = signal_exit_status(&e).unwrap_or(if is_bad_input(&e) { 2 } else { 1 });
             // The last guard: one line, control characters escaped, short
             // even when a message joins several quoted pieces.
             let line: String = format!("{e:#}")
@@ -149,6 +149,14 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
             || c.is::<crate::cards::CardError>()
             || c.downcast_ref::<crate::sim::runner::RunError>()
                 .is_some_and(|r| r.is_bad_input())
+    })
+}
+
+/// 128 + the signal for a run stopped by Ctrl-C or SIGTERM.
+fn signal_exit_status(e: &anyhow::Error) -> Option<u8> {
+    e.chain().find_map(|c| {
+        c.downcast_ref::<crate::sim::runner::RunError>()
+            .and_then(|r| r.signal_exit_status())
     })
 }
 

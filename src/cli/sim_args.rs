@@ -68,6 +68,7 @@ impl SimArgs {
             files_dir: None,
             files_bundle: None,
             command: recorded_command(),
+            catch_signals: true,
         }
     }
 }

@@ -6,6 +6,7 @@
 //! (chunks, order, shards, resume, outputs, progress) lives here once.
 
 pub mod checkpoint;
+pub mod interrupt;
 pub mod merge;
 pub mod output;
 mod progress;

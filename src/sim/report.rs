@@ -28,7 +28,7 @@ fn num(v: f64) -> String {
 }
 
 /// A whole number with its thousands grouped: `47,788`.
-fn grouped(v: u64) -> String {
+pub(crate) fn grouped(v: u64) -> String {
     let digits = v.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

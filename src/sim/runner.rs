@@ -17,11 +17,12 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use super::checkpoint::{Checkpoint, FileMark};
+use super::interrupt::{signal_name, Armed};
 use super::output::{
     recorded_path, unix_now, FileRecord, RunIdentity, ShardInfo, Summary, SUMMARY_FORMAT,
 };
 use super::progress::Progress;
-use super::report::summary_table;
+use super::report::{grouped, summary_table};
 use super::sink::{
     checkpoint_path, partial_path, read_bounded, stage_all, write_whole, Destination, ResumeError,
     Staged, StreamSink,
@@ -78,6 +79,11 @@ pub struct RunConfig {
     /// The command-line arguments (after `cardsim`) that started the run,
     /// recorded in the summary for `cardsim verify --rerun`.
     pub command: Vec<String>,
+    /// Stop cleanly on Ctrl-C or SIGTERM: keep every row written, save a
+    /// checkpoint and fail with [`RunError::Interrupted`]. This installs
+    /// process-wide signal handlers (see [`super::interrupt`]), so it is for
+    /// the command-line tool; library callers keep their own handling.
+    pub catch_signals: bool,
 }
 
 impl RunConfig {
@@ -99,6 +105,7 @@ impl RunConfig {
             files_dir: None,
             files_bundle: None,
             command: Vec::new(),
+            catch_signals: false,
         }
     }
 }
@@ -130,6 +137,10 @@ pub enum RunError {
     /// A game broke the runner's contract (a bug).
     #[error("internal error: {0}")]
     Internal(String),
+    /// Stopped by a signal (Ctrl-C, SIGTERM): what was kept and how to
+    /// resume. The process exits with 128 + `signal`.
+    #[error("{message}")]
+    Interrupted { signal: i32, message: String },
 }
 
 impl RunError {
@@ -139,6 +150,15 @@ impl RunError {
 
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, RunError::BrokenPipe)
+    }
+
+    /// The exit status a signal calls for: 128 + the signal (130 for
+    /// Ctrl-C, 143 for SIGTERM), as a shell reports a process it killed.
+    pub fn signal_exit_status(&self) -> Option<u8> {
+        match self {
+            RunError::Interrupted { signal, .. } => u8::try_from(128 + signal).ok(),
+            _ => None,
+        }
     }
 
     /// Maps an I/O error to a failure saying what could not be done (a
@@ -218,6 +238,11 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         return Err(RunError::Input("this game has no side CSV".into()));
     }
     let outputs = Outputs::resolve(config)?;
+    let armed = config
+        .catch_signals
+        .then(Armed::arm)
+        .transpose()
+        .map_err(|e| RunError::Internal(e.to_string()))?;
 
     let threads = config.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -266,6 +291,9 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         None,
     )?;
     let resumed_at = start.resumed.then_some(start.next);
+    if let (Some(at), false) = (resumed_at, config.quiet) {
+        let _ = writeln!(io::stderr(), "{}", resuming_line(at, &range, config));
+    }
     let mut writer = Writer {
         csv,
         side,
@@ -300,9 +328,10 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     let batch_games = CHUNK_GAMES * CHUNKS_PER_THREAD * threads as u64;
     let (tx, rx) = sync_channel::<Vec<Result<ChunkOut, RunError>>>(2);
     let writer = std::thread::scope(|scope| {
-        let handle = scope.spawn(move || writer.consume(rx).map(|()| writer));
+        let stop = || armed.as_ref().and_then(Armed::received).is_some();
+        let handle = scope.spawn(move || writer.consume(rx, stop).map(|()| writer));
         let mut next = start.next;
-        while next < range.end {
+        while next < range.end && !stop() {
             let end = (next + batch_games).min(range.end);
             let chunks: Vec<Range<u64>> = (next..end)
                 .step_by(CHUNK_GAMES as usize)
@@ -327,7 +356,41 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
             .join()
             .unwrap_or_else(|_| Err(RunError::Internal("the writer thread panicked".into())))
     })?;
+    if let Some(signal) = armed.as_ref().and_then(Armed::received) {
+        return Err(writer.interrupted(signal, config, &range));
+    }
     writer.finish(config, &metrics, range, threads)
+}
+
+/// `resuming at game 311,296 of 3,000,000`, and the shard's games for a
+/// shard.
+fn resuming_line(at: u64, range: &Range<u64>, config: &RunConfig) -> String {
+    let mut line = format!(
+        "resuming at game {} of {}",
+        grouped(at),
+        grouped(config.games)
+    );
+    if let Some(sh) = config.shard {
+        line.push_str(&format!(
+            " (shard {}/{}: games {}..{})",
+            sh.index,
+            sh.count,
+            grouped(range.start),
+            grouped(range.end)
+        ));
+    }
+    line
+}
+
+/// The command that continues an interrupted run: the same arguments, with
+/// `--resume` added when missing, quoted for a POSIX shell.
+fn resume_command(args: &[String]) -> String {
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    if !args.contains(&"--resume") {
+        args.push("--resume");
+    }
+    let quoted = shlex::try_join(args.iter().copied()).unwrap_or_else(|_| args.join(" "));
+    format!("cardsim {quoted}")
 }
 
 /// The run's outputs, resolved (symlinks followed, special files told
@@ -661,9 +724,18 @@ struct Writer {
 }
 
 impl Writer {
-    /// Takes batches in game order until the producer is done.
-    fn consume(&mut self, rx: Receiver<Vec<Result<ChunkOut, RunError>>>) -> Result<(), RunError> {
+    /// Takes batches in game order until the producer is done, or until
+    /// `stop` says a signal asked the run to end (then the rows written so
+    /// far are what an interrupted run keeps).
+    fn consume(
+        &mut self,
+        rx: Receiver<Vec<Result<ChunkOut, RunError>>>,
+        stop: impl Fn() -> bool,
+    ) -> Result<(), RunError> {
         for batch in rx {
+            if stop() {
+                break;
+            }
             let mut games = 0;
             for chunk in batch {
                 let chunk = chunk?;
@@ -741,6 +813,50 @@ impl Writer {
                 "; left {partials} incomplete, with no checkpoint yet: rerun the command to \
                  start over"
             ),
+        }
+    }
+
+    /// Ends a run stopped by `signal`: every output synced and, for a run
+    /// that can resume, a checkpoint of the rows written; the error says
+    /// what was kept and the command that continues.
+    fn interrupted(mut self, signal: i32, config: &RunConfig, range: &Range<u64>) -> RunError {
+        self.progress.finish();
+        let at = self.progress.first + self.progress.done;
+        let head = format!(
+            "interrupted by {} at game {} of {}",
+            signal_name(signal),
+            grouped(at),
+            grouped(range.end)
+        );
+        let kept = if self.checkpoint.is_some() {
+            if let Err(e) = self.save_checkpoint() {
+                return e;
+            }
+            let ckpt = self.checkpoint.as_ref().map(|p| p.display().to_string());
+            format!(
+                ": kept {} and its checkpoint {}; to continue, run: {}",
+                self.partials().join(", "),
+                ckpt.unwrap_or_default(),
+                resume_command(&config.command)
+            )
+        } else {
+            let r = self.csv.flush();
+            if let Err(e) = self.check(r, Which::Csv) {
+                return e;
+            }
+            match self.csv.destination() {
+                Some(d) if !d.is_regular() => format!(
+                    ": the rows written to {} end before game {}; nothing can resume \
+                     (a run resumes only with --out FILE)",
+                    d.describe(),
+                    grouped(at)
+                ),
+                _ => ": nothing was kept (a run resumes only with --out FILE)".to_string(),
+            }
+        };
+        RunError::Interrupted {
+            signal,
+            message: format!("{head}{kept}"),
         }
     }
 

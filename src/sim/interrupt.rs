@@ -1,0 +1,116 @@
+//! Stopping a run cleanly on Ctrl-C (SIGINT) or SIGTERM, the signal Slurm and
+//! Kubernetes send before they kill a job.
+//!
+//! While a run is *armed* (see [`Armed`]), the first signal only raises a
+//! flag: the runner stops producing games, saves a checkpoint of every row
+//! already written, and reports what it kept and how to resume (exit status
+//! 128 + the signal: 130 for Ctrl-C, 143 for SIGTERM). A second signal, or a
+//! signal while no run is armed, ends the process at once with that status,
+//! as the default action would.
+//!
+//! The handlers are installed once per process, and only by runs that ask for
+//! them ([`crate::sim::runner::RunConfig::catch_signals`], set by the
+//! command-line tool): a library caller (a Python interpreter, a test
+//! harness) keeps its own signal handling.
+
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::flag;
+
+/// The signal received by the armed run, 0 for none.
+static RECEIVED: AtomicUsize = AtomicUsize::new(0);
+/// True when the next signal must end the process at once: no run is
+/// armed, or this is the second signal.
+static EXIT_NOW: AtomicBool = AtomicBool::new(true);
+/// Whether the handlers could be installed (once per process).
+static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+
+/// The signals a run stops cleanly on.
+const SIGNALS: [i32; 2] = [SIGINT, SIGTERM];
+
+/// Installs the handlers, once. Each signal gets, in this order: "exit with
+/// 128 + signal if `EXIT_NOW`", "set `EXIT_NOW`" (so a second signal exits)
+/// and "record the signal". All three only touch atomics or call `_exit`,
+/// which is what a signal handler may do.
+fn install() -> io::Result<()> {
+    let installed = INSTALLED.get_or_init(|| {
+        for sig in SIGNALS {
+            flag::register_conditional_shutdown(sig, 128 + sig, &EXIT_NOW)
+                .and_then(|_| flag::register(sig, &EXIT_NOW))
+                .and_then(|_| flag::register_usize(sig, &RECEIVED, sig as usize))
+                .map_err(|e| format!("cannot handle signal {sig}: {e}"))?;
+        }
+        Ok(())
+    });
+    installed.clone().map_err(io::Error::other)
+}
+
+/// A run that stops cleanly on a signal while this value lives; dropping it
+/// restores "a signal ends the process at once".
+#[derive(Debug)]
+pub struct Armed(());
+
+impl Armed {
+    /// Arms the handlers for one run.
+    pub fn arm() -> io::Result<Armed> {
+        install()?;
+        RECEIVED.store(0, Ordering::SeqCst);
+        EXIT_NOW.store(false, Ordering::SeqCst);
+        Ok(Armed(()))
+    }
+
+    /// The signal received since [`Armed::arm`], if any.
+    pub fn received(&self) -> Option<i32> {
+        match RECEIVED.load(Ordering::SeqCst) {
+            0 => None,
+            sig => i32::try_from(sig).ok(),
+        }
+    }
+}
+
+impl Drop for Armed {
+    fn drop(&mut self) {
+        EXIT_NOW.store(true, Ordering::SeqCst);
+    }
+}
+
+/// A signal's name for messages: `SIGINT (Ctrl-C)`, `SIGTERM`.
+pub fn signal_name(sig: i32) -> String {
+    match sig {
+        SIGINT => "Ctrl-C (SIGINT)".to_string(),
+        SIGTERM => "SIGTERM".to_string(),
+        other => format!("signal {other}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One armed run at a time in this test binary: a raised signal is seen
+    /// by the run that armed, and after it ends the flag is down again.
+    #[test]
+    fn an_armed_run_sees_a_signal_instead_of_dying() {
+        let armed = Armed::arm().expect("handlers install");
+        assert_eq!(armed.received(), None);
+        signal_hook::low_level::raise(SIGTERM).expect("raise");
+        assert_eq!(armed.received(), Some(SIGTERM));
+        assert!(
+            EXIT_NOW.load(Ordering::SeqCst),
+            "a second signal would exit"
+        );
+        drop(armed);
+        let again = Armed::arm().expect("re-arm");
+        assert_eq!(again.received(), None, "a new run starts clean");
+        assert!(!EXIT_NOW.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(signal_name(SIGINT), "Ctrl-C (SIGINT)");
+        assert_eq!(signal_name(SIGTERM), "SIGTERM");
+    }
+}
