@@ -547,4 +547,17 @@ fn the_summary_table_fits_80_columns_with_percentages_and_no_dash_rows() {
         "{fishing}"
     );
     assert!(fishing.contains(" ± "), "{fishing}");
+    // Units where they exist: chips (with the big blind), cards.
+    assert!(
+        holdem.contains("in chips (1 bb = 2 chips): pot_total, side_pot_total, net_*, ev_net_*\n"),
+        "{holdem}"
+    );
+    assert!(
+        fishing.contains(
+            "in cards: cards_played, longest_capture, max_pile, cycle_length, cycle_start\n"
+        ),
+        "{fishing}"
+    );
+    let big_blind = table(&["holdem", "-n", "300", "--blinds", "5/10"]);
+    assert!(big_blind.contains("(1 bb = 10 chips)"), "{big_blind}");
 }

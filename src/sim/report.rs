@@ -170,7 +170,66 @@ pub fn summary_table(s: &Summary) -> String {
     if !unseen.is_empty() {
         out.push_str(&format!("not observed: {}\n", unseen.join(", ")));
     }
+    for line in units_lines(s) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
+}
+
+/// What a game's metrics are measured in, by name, and the pattern the
+/// units line shows for it (per-seat names share one): hold'em's chip
+/// counts, the fishing game's card counts, Tiến lên's finishing places.
+/// Counts of events (captures, plays, nodes) have no unit.
+fn unit_of(game: &str, metric: &str) -> Option<(&'static str, String)> {
+    let unit = match (game, metric) {
+        ("holdem", "pot_total" | "side_pot_total") => "chips",
+        ("holdem", m) if m.starts_with("net_") => return Some(("chips", "net_*".into())),
+        ("holdem", m) if m.starts_with("ev_net_") => return Some(("chips", "ev_net_*".into())),
+        (
+            "fishing",
+            "cards_played" | "longest_capture" | "max_pile" | "cycle_length" | "cycle_start",
+        ) => "cards",
+        ("tienlen", m) if m.ends_with("_position") => {
+            return Some(("places (1 = first out)", "*_position".into()))
+        }
+        _ => return None,
+    };
+    Some((unit, metric.to_string()))
+}
+
+/// `in chips (1 bb = 2 chips): pot_total, net_*, ev_net_*`: one line per
+/// unit, naming the metrics measured in it (hold'em's big blind from the
+/// run's options).
+fn units_lines(s: &Summary) -> Vec<String> {
+    let mut units: Vec<(&str, Vec<String>)> = Vec::new();
+    for m in s.metrics.iter().filter(|m| m.kind != "proportion") {
+        let Some((unit, pattern)) = unit_of(&s.identity.game, &m.name) else {
+            continue;
+        };
+        match units.iter_mut().find(|(u, _)| *u == unit) {
+            Some((_, names)) if names.contains(&pattern) => {}
+            Some((_, names)) => names.push(pattern),
+            None => units.push((unit, vec![pattern])),
+        }
+    }
+    let bb = s
+        .identity
+        .options
+        .get("blinds")
+        .and_then(|b| b.split_once('/'))
+        .map(|(_, bb)| format!(" (1 bb = {bb} chips)"));
+    units
+        .into_iter()
+        .map(|(unit, names)| {
+            let note = if unit == "chips" {
+                bb.clone().unwrap_or_default()
+            } else {
+                String::new()
+            };
+            format!("in {unit}{note}: {}", names.join(", "))
+        })
+        .collect()
 }
 
 #[cfg(test)]
