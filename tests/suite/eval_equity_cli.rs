@@ -4,8 +4,7 @@
 use std::io::Write;
 use std::process::Stdio;
 
-mod common;
-use common::{bad, cardsim, ok};
+use crate::common::{bad, cardsim, ok};
 
 #[test]
 fn eval_prints_category_best_five_and_strength() {

@@ -19,8 +19,7 @@ use cardsim::sim::checkpoint::Checkpoint;
 use cardsim::sim::output::Summary;
 use tempfile::TempDir;
 
-mod common;
-use common::{bad, cardsim};
+use crate::common::{bad, cardsim};
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")

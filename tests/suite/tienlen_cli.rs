@@ -1,8 +1,7 @@
 //! `cardsim tienlen` at the command line: the simulation (columns,
 //! reproducibility, seat rotation), hint and classify, and bad input.
 
-mod common;
-use common::{bad, ok};
+use crate::common::{bad, ok};
 
 #[test]
 fn games_stream_the_documented_columns_identically_for_any_threads() {

@@ -11,6 +11,7 @@ use cardsim::tienlen::moves::MoveGen;
 use cardsim::tienlen::{classify, legal_plays, reference_plays, Agent, Combo, RuleSet};
 use rand::seq::SliceRandom;
 use rand::RngExt;
+use rayon::prelude::*;
 
 fn sorted(mut v: Vec<Combo>) -> Vec<Combo> {
     v.sort_by_key(|c| c.cards.0);
@@ -194,7 +195,9 @@ fn first_lead_holds_the_three_and_set_aside_cards_pass_to_the_lowest() {
 #[test]
 fn random_games_keep_every_rule() {
     let kinds = [AgentKind::Random, AgentKind::Greedy, AgentKind::Planner];
-    for g in 0..100_000u64 {
+    // Games are independent (each has its own seeded RNG): check them on
+    // every core.
+    (0..100_000u64).into_par_iter().for_each(|g| {
         let mut rng = game_rng(5, g);
         let rules = if g % 2 == 0 {
             RuleSet::Cambodian
@@ -262,7 +265,7 @@ fn random_games_keep_every_rule() {
             1,
             "game {g}: one player left holding cards"
         );
-    }
+    });
 }
 
 #[test]

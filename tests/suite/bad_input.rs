@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
-mod common;
-use common::{bad, cardsim, ok};
+use crate::common::{bad, cardsim, ok};
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")

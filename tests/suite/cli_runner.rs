@@ -10,8 +10,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::cargo::cargo_bin;
 use tempfile::TempDir;
 
-mod common;
-use common::bad;
+use crate::common::bad;
 
 fn cardsim() -> Command {
     Command::new(cargo_bin("cardsim"))
@@ -154,60 +153,6 @@ fn three_shard_processes_merge_into_the_whole_run() {
     );
 }
 
-#[test]
-fn a_killed_run_resumes_to_the_uncut_result() {
-    let dir = TempDir::new().expect("temp dir");
-    let d = dir.path();
-    let games = "1500000";
-    ok(cardsim()
-        .args(["fishing", "-n", games, "-q", "-o"])
-        .arg(d.join("whole.csv"))
-        .arg("--summary")
-        .arg(d.join("whole.json")));
-    let cut = d.join("cut.csv");
-    let ckpt = d.join("cut.csv.partial.ckpt");
-    let mut child = cardsim()
-        .args([
-            "fishing",
-            "-n",
-            games,
-            "-q",
-            "--checkpoint-every",
-            "0.02",
-            "-o",
-        ])
-        .arg(&cut)
-        .arg("--summary")
-        .arg(d.join("cut.json"))
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("run starts");
-    // Kill it (SIGKILL: no chance to clean up) once a checkpoint exists.
-    let started = Instant::now();
-    while !ckpt.exists() && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(100));
-    child.kill().expect("kill");
-    let status = child.wait().expect("wait");
-    assert!(
-        !status.success(),
-        "the run finished before it was killed: make it longer"
-    );
-    assert!(
-        !cut.exists(),
-        "a killed run left a file under its final name"
-    );
-    ok(cardsim()
-        .args(["fishing", "-n", games, "-q", "--resume", "-o"])
-        .arg(&cut)
-        .arg("--summary")
-        .arg(d.join("cut.json")));
-    assert_eq!(read(d.join("whole.csv")), read(&cut));
-    assert_eq!(stats_of(d.join("whole.json")), stats_of(d.join("cut.json")));
-    assert!(!ckpt.exists());
-}
-
 /// Runs `args` in `dir` until its checkpoint exists, then sends `signal`
 /// with `kill`; returns the exit status and stderr.
 fn interrupt_in(dir: &Path, args: &[String], signal: &str) -> (Option<i32>, String) {
@@ -243,19 +188,28 @@ fn interrupt_in(dir: &Path, args: &[String], signal: &str) -> (Option<i32>, Stri
     )
 }
 
-/// Ctrl-C (and SIGTERM, what Slurm sends at a time limit) ends a run with
-/// one line naming what was kept and the exact command that continues it
-/// (exit 130 and 143); that command prints where it resumes and finishes
-/// byte-identical to an uncut run.
+/// A run stopped three ways resumes to the uncut result: killed (SIGKILL,
+/// no chance to clean up: nothing under the final name, the checkpoint kept),
+/// then Ctrl-C and SIGTERM (what Slurm sends at a time limit), which end
+/// with one line naming what was kept and the exact command that continues
+/// (exit 130 and 143). That command says where it resumes, and the run ends
+/// byte-identical to an uncut one, with the same statistics.
 #[test]
-fn ctrl_c_keeps_a_checkpoint_and_prints_the_command_that_resumes() {
+fn a_killed_or_interrupted_run_resumes_to_the_uncut_result() {
     let dir = TempDir::new().expect("temp dir");
     let d = dir.path();
     let games = "1000000";
-    ok(cardsim()
-        .current_dir(d)
-        .args(["fishing", "-n", games, "-q", "-o", "whole.csv"]));
-    let args: Vec<String> = [
+    ok(cardsim().current_dir(d).args([
+        "fishing",
+        "-n",
+        games,
+        "-q",
+        "-o",
+        "whole.csv",
+        "--summary",
+        "whole.json",
+    ]));
+    let mut next: Vec<String> = [
         "fishing",
         "-n",
         games,
@@ -268,8 +222,14 @@ fn ctrl_c_keeps_a_checkpoint_and_prints_the_command_that_resumes() {
     ]
     .map(String::from)
     .to_vec();
+    let (code, err) = interrupt_in(d, &next, "-KILL");
+    assert_eq!(code, None, "the run finished before it was killed: {err}");
+    assert!(
+        !d.join("cut.csv").exists(),
+        "a killed run left a final file"
+    );
+    next.push("--resume".into());
     let mut at = 0;
-    let mut next = args;
     for (signal, status, name) in [("-INT", 130, "Ctrl-C (SIGINT)"), ("-TERM", 143, "SIGTERM")] {
         let (code, err) = interrupt_in(d, &next, signal);
         let last = err
@@ -280,6 +240,13 @@ fn ctrl_c_keeps_a_checkpoint_and_prints_the_command_that_resumes() {
             .to_string();
         assert_eq!(code, Some(status), "{err}");
         assert!(!err.contains("panicked"), "{err}");
+        assert!(err.starts_with("resuming at game "), "{err}");
+        if at > 0 {
+            assert!(
+                err.starts_with(&format!("resuming at game {} of 1,000,000\n", grouped(at))),
+                "{err}"
+            );
+        }
         let prefix = format!("error: interrupted by {name} at game ");
         let rest = last
             .strip_prefix(&prefix)
@@ -291,12 +258,6 @@ fn ctrl_c_keeps_a_checkpoint_and_prints_the_command_that_resumes() {
             .and_then(|g| g.parse().ok())
             .unwrap_or_else(|| panic!("{err}"));
         assert!(game > at, "{err}");
-        if at > 0 {
-            assert!(
-                err.contains(&format!("resuming at game {} of 1,000,000", grouped(at))),
-                "{err}"
-            );
-        }
         at = game;
         assert!(
             last.contains("kept cut.csv.partial and its checkpoint cut.csv.partial.ckpt"),
@@ -308,7 +269,6 @@ fn ctrl_c_keeps_a_checkpoint_and_prints_the_command_that_resumes() {
             .map(|(_, c)| c)
             .unwrap_or_else(|| panic!("{err}"));
         next = shlex::split(command).unwrap_or_else(|| panic!("{command}"));
-        assert_eq!(next.last().map(String::as_str), Some("--resume"));
         assert_eq!(next.iter().filter(|a| *a == "--resume").count(), 1);
     }
     let out = cardsim()
@@ -323,6 +283,8 @@ fn ctrl_c_keeps_a_checkpoint_and_prints_the_command_that_resumes() {
         "{err}"
     );
     assert_eq!(read(d.join("whole.csv")), read(d.join("cut.csv")));
+    assert_eq!(stats_of(d.join("whole.json")), stats_of(d.join("cut.json")));
+    assert!(!d.join("cut.csv.partial.ckpt").exists());
 }
 
 /// `1,000,000`.

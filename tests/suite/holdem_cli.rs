@@ -5,8 +5,7 @@
 
 use std::path::Path;
 
-mod common;
-use common::{bad, cardsim, ok};
+use crate::common::{bad, cardsim, ok};
 
 fn run_ok(args: &[&str]) -> Vec<u8> {
     let out = cardsim().args(args).output().expect("cardsim runs");

@@ -1,8 +1,7 @@
 //! `cardsim solve` at the command line: the seed's example, the tree, JSON,
 //! random deals as a reproducible simulation, and bad input.
 
-mod common;
-use common::{bad, ok};
+use crate::common::{bad, ok};
 
 #[test]
 fn the_seed_example_gives_the_seed_answer() {

@@ -1,0 +1,26 @@
+//! Every integration test, in one test binary.
+//!
+//! One binary instead of one per file: each test binary links the whole
+//! library and its dependencies, so sixteen of them cost most of a clean
+//! test build in linking alone, and cargo runs test binaries one after
+//! another while the tests inside one binary run in parallel. Each file is a
+//! module named as the file was (`cargo test --test suite cli_runner::`
+//! runs one file's tests).
+
+mod common;
+
+mod bad_input;
+mod cli_runner;
+mod eval_equity_cli;
+mod holdem_cli;
+mod holdem_equity;
+mod holdem_eval_oracle;
+mod holdem_sim;
+mod holdem_table;
+mod output_integrity;
+mod parsers_fuzz;
+mod pokerkit_crosscheck;
+mod solver_cli;
+mod solver_reference;
+mod tienlen_cli;
+mod tienlen_rules;
