@@ -22,6 +22,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import FuncFormatter, PercentFormatter  # noqa: E402
 import numpy as np  # noqa: E402
 
 
@@ -30,9 +32,14 @@ def main():
         sys.exit(__doc__)
     hands_path, pots_path, out = sys.argv[1:4]
     agents = None
+    run = "hold'em"
     if len(sys.argv) == 5:
         with open(sys.argv[4]) as f:
-            agents = json.load(f)["options"]["agents"].split(",")
+            summary = json.load(f)
+        o = summary["options"]
+        agents = o["agents"].split(",")
+        run = (f"No-limit hold'em, {o['players']} seats, blinds {o['blinds']}, "
+               f"stacks {o['stacks']} chips, seed {summary['seed']}")
     bb = float(os.environ.get("BB", "2"))
     pots_per_hand = Counter()
     side_totals = []
@@ -84,28 +91,37 @@ def main():
     ax[0, 0].bar([str(k) for k in ks], [pots_per_hand[k] / hands for k in ks], color="tab:blue")
     ax[0, 0].set_yscale("log")
     ax[0, 0].set_xlabel("pots in the hand (main + side)")
-    ax[0, 0].set_ylabel("share of hands")
+    ax[0, 0].set_ylabel("share of hands (log scale)")
+    ax[0, 0].yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:g}%"))
     ax[0, 0].set_title(f"Pots per hand ({hands:,} hands)")
     if side_totals:
         ax[0, 1].hist(side_totals, bins=80, color="tab:orange")
         ax[0, 1].set_yscale("log")
     ax[0, 1].set_xlabel("side pots' total (big blinds)")
-    ax[0, 1].set_ylabel("hands")
+    ax[0, 1].set_ylabel("hands per bin (log scale)")
+    ax[0, 1].yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
     ax[0, 1].set_title("Side-pot size, hands with side pots")
     ns = sorted(pots_by_number)
     ax[1, 0].bar([f"pot {n}" for n in ns], [split_by_pot[n] / pots_by_number[n] for n in ns],
                  color="tab:green")
-    ax[1, 0].set_ylabel("share of pots split")
+    ax[1, 0].set_ylabel("pots split between tied winners")
+    ax[1, 0].yaxis.set_major_formatter(PercentFormatter(xmax=1, decimals=1))
     ax[1, 0].set_title("Split pots by pot (1 = main)")
     x = np.arange(len(seats))
-    ax[1, 1].bar(x - 0.2, net / hands * 100 / bb, 0.4, label="net")
-    ax[1, 1].bar(x + 0.2, ev / hands * 100 / bb, 0.4, label="all-in adjusted")
+    ax[1, 1].bar(x - 0.2, net / hands * 100 / bb, 0.4, color="C0")
+    ax[1, 1].bar(x + 0.2, ev / hands * 100 / bb, 0.4, color="C1")
     labels = [f"{s}\n{agents[i]}" for i, s in enumerate(seats)] if agents else seats
     ax[1, 1].set_xticks(x, labels)
     ax[1, 1].axhline(0, color="black", linewidth=0.6)
-    ax[1, 1].set_ylabel("bb / 100 hands")
-    ax[1, 1].set_title("Result per seat")
-    ax[1, 1].legend()
+    ax[1, 1].set_ylabel("big blinds won per 100 hands")
+    ax[1, 1].set_title("Result per seat and agent")
+    ax[1, 1].legend(handles=[
+        Patch(color="C0", label="net: chips won"),
+        Patch(color="C1", label="all-in adjusted: all-in pots paid by equity"),
+    ])
+    lo, hi = ax[1, 1].get_ylim()
+    ax[1, 1].set_ylim(lo, hi + 0.45 * (hi - lo))  # room for the legend
+    fig.suptitle(run)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 

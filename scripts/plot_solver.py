@@ -11,6 +11,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import PercentFormatter  # noqa: E402
+
+LABELS = {
+    "pairs": "rules: singles and pairs",
+    "tienlen": "rules: Tiến lên combinations",
+}
 
 
 def main():
@@ -26,13 +32,19 @@ def main():
         p = [float(r["a_win_rate"]) for r in rs]
         lo = [p_ - float(r["ci_low"]) for p_, r in zip(p, rs)]
         hi = [float(r["ci_high"]) - p_ for p_, r in zip(p, rs)]
-        ax.errorbar(k, p, yerr=[lo, hi], marker="o", capsize=3, color=colour, label=rules)
-    ax.axhline(0.5, color="#7f8c8d", lw=1, ls="--")
+        n = int(rs[0]["deals"])
+        ax.errorbar(k, [100 * v for v in p], yerr=[[100 * v for v in lo], [100 * v for v in hi]],
+                    marker="o", capsize=3, color=colour,
+                    label=f"{LABELS[rules]} ({n:,} random deals per K)")
+    ax.axhline(50, color="#7f8c8d", lw=1, ls="--", label="50%: leading would give no edge")
     ax.set_xlabel("cards in each hand (K)")
-    ax.set_ylabel("leader (A) wins with perfect play")
-    ax.set_ylim(0, 1)
-    ax.set_title("Two-player shedding endgame: leader's win rate (95% Wilson intervals)")
-    ax.legend()
+    ax.set_ylabel("deals the leader (A) wins (%)")
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.set_xticks(sorted({int(r["cards"]) for r in rows}))
+    ax.set_ylim(0, 100)
+    ax.set_title("Two-player shedding endgame: how often the leader wins with perfect play\n"
+                 "(95% Wilson intervals, seed 20261122)")
+    ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=110)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates results/tienlen/: reference runs of `cardsim tienlen` (seed
-# 20261122, rules `seed`) and their picture.
+# 20261122, rules `cambodian`, the default) and their picture.
 #   four greedy agents, 10^6 games;
 #   planner against three greedy agents, seat-rotated, 10^5 games;
 #   greedy against three random agents, 10^5 games.
