@@ -2,7 +2,7 @@
 # Regenerates results/solver/: the leader's perfect-play win rate for K cards
 # each (1000 random deals per K, seed 20261122) under both rule sets, as
 # per-K summaries, one table (win_rate.csv) and a picture.
-# Usage: bash scripts/reference_solver.sh [DEALS]   (about 5 minutes on 2 cores)
+# Usage: bash scripts/reference_solver.sh [DEALS]   (about 3 minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deals=${1:-1000}
