@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Regenerates results/fishing/: the 10^7-game reference run of the seed's
-# rules (summary, histograms, picture) and 10^6-game runs of two rule switches,
-# listing the first never-ending deal of each run if there is one.
+# Regenerates results/fishing/: the 10^7-game reference run of the default
+# rules (summary, histograms, picture), 10^6-game runs of two rule switches and
+# 10^3 games of the J-on-an-empty-row switch, listing the first never-ending
+# deal of each run if there is one, and the peak memory of a 10^6-game run
+# (with FISHING_1E8=1 also of a 10^8-game run: about 15 more minutes).
 # The CSVs go to a temporary folder through stdout (`-o -`), so each summary
 # records their rows, bytes and hash without a path: `cardsim verify --rerun`
 # checks them. Usage: bash scripts/reference_fishing.sh   (about 3 minutes on
-# 2 cores)
+# 2 cores; needs GNU time at /usr/bin/time, Debian's package `time`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -29,10 +31,22 @@ run() { # name, games, extra flags...
   fi
 }
 
-run seed_rules 10000000
-python3 scripts/plot_fishing.py "$tmp/seed_rules.csv" "$out/game_length.png" \
-  --title "fishing, seed rules, 10^7 games, seed 20261122"
+run default_rules 10000000
+python3 scripts/plot_fishing.py "$tmp/default_rules.csv" "$out/game_length.png" \
+  --title "fishing, default rules, 10^7 games, seed 20261122" --published-mean 1303
 run reverse_captures 1000000 --reverse-captures
 run three_players 1000000 --players 3
 run jack_empty_row_1e3 1000 --jack-captures-empty-row --card-limit 1000000
 cat "$out"/*.cycle.txt
+
+# Peak memory with the CSV streamed: the runner keeps threads x chunk games in
+# flight, so 10^8 games need no more memory than 10^6.
+memory() { # name, games
+  /usr/bin/time -v -o "$out/memory_$1.time-v.txt" \
+    "$bin" fishing -n "$2" --seed 20261122 -q -o - > /dev/null
+  grep -E 'Command being timed|Maximum resident|Elapsed' "$out/memory_$1.time-v.txt"
+}
+memory 1e6 1000000
+if [ "${FISHING_1E8:-0}" = 1 ]; then
+  memory 1e8 100000000
+fi
