@@ -2,8 +2,8 @@
 # Regenerates results/fishing/: the 10^7-game reference run of the default
 # rules (summary, histograms, picture), 10^6-game runs of two rule switches and
 # 10^3 games of the J-on-an-empty-row switch, listing the first never-ending
-# deal of each run if there is one, and the peak memory of a 10^6-game run
-# (with FISHING_1E8=1 also of a 10^8-game run: about 15 more minutes).
+# deal of each run if there is one, and the peak memory of 10^6- and 10^7-game
+# runs (with FISHING_1E8=1 also of a 10^8-game run: about 15 more minutes).
 # The CSVs go to a temporary folder through stdout (`-o -`), so each summary
 # records their rows, bytes and hash without a path: `cardsim verify --rerun`
 # checks them. Usage: bash scripts/reference_fishing.sh   (about 3 minutes on
@@ -40,13 +40,14 @@ run jack_empty_row_1e3 1000 --jack-captures-empty-row --card-limit 1000000
 cat "$out"/*.cycle.txt
 
 # Peak memory with the CSV streamed: the runner keeps threads x chunk games in
-# flight, so 10^8 games need no more memory than 10^6.
+# flight, so 10^7 (or 10^8) games need no more memory than 10^6.
 memory() { # name, games
   /usr/bin/time -v -o "$out/memory_$1.time-v.txt" \
     "$bin" fishing -n "$2" --seed 20261122 -q -o - > /dev/null
   grep -E 'Command being timed|Maximum resident|Elapsed' "$out/memory_$1.time-v.txt"
 }
 memory 1e6 1000000
+memory 1e7 10000000
 if [ "${FISHING_1E8:-0}" = 1 ]; then
   memory 1e8 100000000
 fi
