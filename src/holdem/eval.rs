@@ -23,13 +23,24 @@
 //! multiply. The 7-card table fills 98% of its 100 KB, and its 16 KB of
 //! offsets stay in the first-level cache.
 //!
-//! Every table is generated at first use from the slow [`reference`]
-//! evaluator, and the oracle tests check the result against the published
-//! category counts of all 5- and 7-card hands.
-
-use std::sync::OnceLock;
+//! Every table is generated at build time (`build.rs` runs [`tablegen`],
+//! the one generator, on the slow reference classification) and included
+//! in the binary, so no run pays for building them; the tests here
+//! regenerate them and compare, and the oracle tests check the result
+//! against the published category counts of all 5- and 7-card hands.
 
 use crate::cards::Card;
+
+// The generator's table builder runs in `build.rs` and in this module's
+// tests; the library itself uses its layout and reference classification.
+#[cfg_attr(not(test), allow(dead_code))]
+mod tablegen;
+
+use tablegen::{
+    FEWER_ROWS, FEWER_SLOTS, FEWER_SLOT_MASK, FLUSHES, ROW_BITS, ROW_MASK, SEVEN_ROWS, SEVEN_SLOTS,
+    SEVEN_SLOT_MASK, TABLES_LEN,
+};
+pub use tablegen::{MAX_RANK_KEY, RANK_MULTIPLIERS};
 
 /// A hand's strength: higher wins, equal ties. 1 (7-5-4-3-2 offsuit) to
 /// 7462 (royal flush).
@@ -108,17 +119,6 @@ pub fn category(strength: Strength) -> Category {
     Category::StraightFlush
 }
 
-/// What a card of each rank (deuce first) adds to a hand's rank key: the
-/// smallest increasing numbers such that every multiset of at most 7 cards
-/// (at most 4 of a rank) has its own sum, found by the greedy search of
-/// `examples/rank_multipliers.rs` and checked by a test here. A 7-card sum
-/// stays below 2^25.
-pub const RANK_MULTIPLIERS: [u32; 13] = [
-    1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520,
-];
-
-/// The largest rank key of at most 7 cards: four aces and three kings.
-pub const MAX_RANK_KEY: u32 = 4 * RANK_MULTIPLIERS[12] + 3 * RANK_MULTIPLIERS[11];
 const RANK_BITS: u64 = (1 << 25) - 1;
 const SUIT_SHIFT: u32 = 32;
 const SUIT_BIAS: u64 = 0x3333 << SUIT_SHIFT;
@@ -236,22 +236,27 @@ pub fn evaluate(cards: &[Card]) -> Strength {
 ///   row's offset slides it to where its keys land on slots no other row
 ///   uses;
 /// - the best flush (or straight flush) of each 13-bit suit mask.
+///
+/// Where each starts is [`tablegen`]'s layout.
 pub struct Tables {
-    t: Box<[Strength; TABLES_LEN]>,
+    t: [Strength; TABLES_LEN],
 }
 
-const ROW_BITS: u32 = 13;
-const ROW_MASK: usize = (1 << ROW_BITS) - 1;
-/// Where each table starts in [`Tables`], and the index masks of the hash
-/// slots (powers of two above the slots the rows fill).
-const SEVEN_ROWS: usize = 0;
-const SEVEN_SLOTS: usize = SEVEN_ROWS + (1 << ROW_BITS);
-const SEVEN_SLOT_MASK: usize = (1 << 16) - 1;
-const FEWER_ROWS: usize = SEVEN_SLOTS + SEVEN_SLOT_MASK + 1;
-const FEWER_SLOTS: usize = FEWER_ROWS + (1 << ROW_BITS);
-const FEWER_SLOT_MASK: usize = (1 << 15) - 1;
-const FLUSHES: usize = FEWER_SLOTS + FEWER_SLOT_MASK + 1;
-const TABLES_LEN: usize = FLUSHES + (1 << 13);
+/// The tables `build.rs` generated, decoded from their little-endian bytes
+/// at compile time (the array type checks the file's length).
+static TABLES: Tables = Tables {
+    t: decode(include_bytes!(concat!(env!("OUT_DIR"), "/eval_tables.bin"))),
+};
+
+const fn decode(bytes: &[u8; 2 * TABLES_LEN]) -> [Strength; TABLES_LEN] {
+    let mut t = [0; TABLES_LEN];
+    let mut i = 0;
+    while i < TABLES_LEN {
+        t[i] = u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]);
+        i += 1;
+    }
+    t
+}
 
 impl Tables {
     /// The strength of `hand` (5 to 7 cards).
@@ -332,213 +337,10 @@ pub fn for_each_seven_card_strength(t: &Tables, mut f: impl FnMut(Strength)) {
     }
 }
 
-/// The tables, generated on first use (under 0.1 s in a release build).
+/// The tables (generated at build time: no cost at first use).
+#[inline(always)]
 pub fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(build::tables)
-}
-
-/// Table generation, from the reference evaluator.
-mod build {
-    use std::collections::HashMap;
-
-    use super::reference::{value_of_ranks, Value};
-    use super::{
-        Strength, Tables, FEWER_ROWS, FLUSHES, MAX_RANK_KEY, RANK_MULTIPLIERS, ROW_BITS, ROW_MASK,
-        SEVEN_ROWS, TABLES_LEN,
-    };
-
-    /// Every 5-card class value in order: position + 1 is the strength.
-    pub(super) fn class_values() -> Vec<Value> {
-        let mut values = Vec::with_capacity(7462);
-        for_each_multiset(5, &mut |counts| {
-            values.push(value_of_ranks(counts, false));
-        });
-        for mask in 0u32..(1 << 13) {
-            if mask.count_ones() == 5 {
-                let mut counts = [0u8; 13];
-                (0..13).for_each(|r| counts[r] = ((mask >> r) & 1) as u8);
-                values.push(value_of_ranks(&counts, true));
-            }
-        }
-        values.sort_unstable();
-        values.dedup();
-        values
-    }
-
-    /// Calls `f` with the rank counts of every multiset of `n` cards (at
-    /// most 4 of a rank).
-    pub(super) fn for_each_multiset(n: u8, f: &mut dyn FnMut(&[u8; 13])) {
-        fn go(rank: usize, left: u8, counts: &mut [u8; 13], f: &mut dyn FnMut(&[u8; 13])) {
-            if rank == 13 {
-                if left == 0 {
-                    f(counts);
-                }
-                return;
-            }
-            for c in 0..=left.min(4) {
-                counts[rank] = c;
-                go(rank + 1, left - c, counts, f);
-            }
-            counts[rank] = 0;
-        }
-        go(0, n, &mut [0; 13], f);
-    }
-
-    /// Best flush (or straight flush) of every 13-bit suit mask, 0 below
-    /// five cards: five cards from the reference; more cards are worth
-    /// their best subset with one card fewer (the best five of n cards are
-    /// among some n-1 of them), which masks in increasing order have
-    /// already computed.
-    fn flush_table(strength_of: &HashMap<Value, Strength>) -> Vec<Strength> {
-        let mut flush = vec![0; 1 << 13];
-        for mask in 0..1usize << 13 {
-            flush[mask] = match mask.count_ones() {
-                0..=4 => 0,
-                5 => {
-                    let mut counts = [0u8; 13];
-                    (0..13).for_each(|r| counts[r] = ((mask >> r) & 1) as u8);
-                    strength_of[&value_of_ranks(&counts, true)]
-                }
-                _ => (0..13)
-                    .filter(|r| mask >> r & 1 == 1)
-                    .map(|r| flush[mask & !(1 << r)])
-                    .max()
-                    .unwrap_or(0),
-            };
-        }
-        flush
-    }
-
-    pub(super) fn rank_key(counts: &[u8; 13]) -> u32 {
-        counts
-            .iter()
-            .zip(RANK_MULTIPLIERS)
-            .map(|(&c, m)| u32::from(c) * m)
-            .sum()
-    }
-
-    pub(super) fn tables() -> Tables {
-        let classes = class_values();
-        assert_eq!(classes.len(), 7462, "the reference gives 7462 classes");
-        let strength_of: HashMap<Value, Strength> = classes
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| (v, (i + 1) as Strength))
-            .collect();
-        // 5-card multisets from the reference; a 6- or 7-card multiset is
-        // worth its best sub-multiset with one card fewer (the best five of
-        // n cards are among some n-1 of them), so each costs 13 lookups.
-        let mut by_key: HashMap<u32, Strength> = HashMap::with_capacity(73_775);
-        let mut fewer = Vec::with_capacity(24_570);
-        let mut seven = Vec::with_capacity(49_205);
-        for n in 5..=7 {
-            for_each_multiset(n, &mut |counts| {
-                let key = rank_key(counts);
-                let s = if n == 5 {
-                    strength_of[&value_of_ranks(counts, false)]
-                } else {
-                    (0..13)
-                        .filter(|&r| counts[r] > 0)
-                        .map(|r| by_key[&(key - RANK_MULTIPLIERS[r])])
-                        .max()
-                        .unwrap_or(0)
-                };
-                by_key.insert(key, s);
-                if n == 7 { &mut seven } else { &mut fewer }.push((key, s));
-            });
-        }
-        let mut t = vec![0; TABLES_LEN];
-        displace_rows(&seven, &mut t[SEVEN_ROWS..FEWER_ROWS]);
-        displace_rows(&fewer, &mut t[FEWER_ROWS..FLUSHES]);
-        t[FLUSHES..].copy_from_slice(&flush_table(&strength_of));
-        Tables {
-            t: t.into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("the tables' length is fixed")),
-        }
-    }
-
-    /// Row displacement, first fit, fullest rows first: each row goes to
-    /// the lowest offset where all its keys land on free slots. Offsets are
-    /// tried 64 at a time against a bitmap of the filled slots, which keeps
-    /// the build fast when the table is nearly full.
-    /// `out` receives the `1 << ROW_BITS` row offsets, then the slots.
-    fn displace_rows(entries: &[(u32, Strength)], out: &mut [Strength]) {
-        const _: () = assert!((MAX_RANK_KEY >> ROW_BITS) < 1 << 16);
-        let (offsets, slots) = out.split_at_mut(1 << ROW_BITS);
-        let n_slots = slots.len();
-        let mut rows: Vec<Vec<(usize, Strength)>> = vec![Vec::new(); 1 << ROW_BITS];
-        for &(key, s) in entries {
-            rows[key as usize & ROW_MASK].push(((key >> ROW_BITS) as usize, s));
-        }
-        let mut order: Vec<usize> = (0..rows.len()).filter(|&r| !rows[r].is_empty()).collect();
-        order.sort_by_key(|&r| (std::cmp::Reverse(rows[r].len()), r));
-        let mut filled = Filled::new(n_slots);
-        for r in order {
-            let row = &rows[r];
-            let first = row.iter().map(|&(col, _)| col).min().unwrap_or(0);
-            let mut start = filled.first_free().saturating_sub(first);
-            let offset = loop {
-                assert!(start < n_slots, "the rows fit in {n_slots} slots");
-                // Bit i of `blocked`: offset start + i puts a key on a
-                // filled slot.
-                let blocked = row
-                    .iter()
-                    .fold(0, |b, &(col, _)| b | filled.window(start + col));
-                if blocked != u64::MAX {
-                    break start + (!blocked).trailing_zeros() as usize;
-                }
-                start += 64;
-            };
-            for &(col, s) in row {
-                slots[offset + col] = s;
-                filled.fill(offset + col);
-            }
-            offsets[r] = u16::try_from(offset).expect("offsets below 65,536");
-        }
-    }
-
-    /// A bitmap of a table's filled slots; every bit past the table's end
-    /// reads as filled, so no offset can push a key out of it.
-    struct Filled {
-        words: Vec<u64>,
-        first_free: usize,
-    }
-
-    impl Filled {
-        fn new(slots: usize) -> Filled {
-            // Room past the end for a window at any offset below `slots`
-            // plus the widest row's span (under 1 << 16 columns).
-            let mut words = vec![u64::MAX; (2 * slots + (1 << 16)) / 64 + 2];
-            words[..slots / 64].fill(0);
-            Filled {
-                words,
-                first_free: 0,
-            }
-        }
-
-        /// Bits `i..i + 64`.
-        fn window(&self, i: usize) -> u64 {
-            let (w, b) = (i / 64, i % 64);
-            if b == 0 {
-                self.words[w]
-            } else {
-                self.words[w] >> b | self.words[w + 1] << (64 - b)
-            }
-        }
-
-        fn fill(&mut self, i: usize) {
-            self.words[i / 64] |= 1 << (i % 64);
-            while self.window(self.first_free) & 1 == 1 {
-                self.first_free += 1;
-            }
-        }
-
-        fn first_free(&self) -> usize {
-            self.first_free
-        }
-    }
+    &TABLES
 }
 
 /// The slow, obviously correct evaluator: classify every 5-card subset by
@@ -547,54 +349,7 @@ pub mod reference {
     use super::{tables, Strength};
     use crate::cards::Card;
 
-    /// A 5-card hand's value: category in bits 20.., then the ranks that
-    /// break ties, most important first, 4 bits each. Comparable; not dense.
-    pub type Value = u32;
-
-    /// Value of 5 cards given their rank counts, flush or not.
-    pub fn value_of_ranks(counts: &[u8; 13], flush: bool) -> Value {
-        // Groups by (count, rank), largest count then highest rank first.
-        let mut groups: Vec<(u8, u8)> = (0..13u8)
-            .rev()
-            .filter(|&r| counts[r as usize] > 0)
-            .map(|r| (counts[r as usize], r))
-            .collect();
-        groups.sort_by(|a, b| b.cmp(a));
-        let distinct = groups.len();
-        let straight_top = if distinct == 5 {
-            let top = groups[0].1;
-            let low = groups[4].1;
-            if top - low == 4 {
-                Some(top)
-            } else if top == 12 && groups[1].1 == 3 {
-                Some(3) // A-2-3-4-5: five high
-            } else {
-                None
-            }
-        } else {
-            None
-        };
-        let shape: Vec<u8> = groups.iter().map(|g| g.0).collect();
-        let category: u32 = match (straight_top, flush, shape.as_slice()) {
-            (Some(_), true, _) => 8,
-            (_, _, [4, 1]) => 7,
-            (_, _, [3, 2]) => 6,
-            (None, true, _) => 5,
-            (Some(_), false, _) => 4,
-            (_, _, [3, 1, 1]) => 3,
-            (_, _, [2, 2, 1]) => 2,
-            (_, _, [2, 1, 1, 1]) => 1,
-            _ => 0,
-        };
-        let mut v = category << 20;
-        if let (Some(top), 4 | 8) = (straight_top, category) {
-            return v | u32::from(top) << 16;
-        }
-        for (i, g) in groups.iter().enumerate() {
-            v |= u32::from(g.1) << (16 - 4 * i);
-        }
-        v
-    }
+    pub use super::tablegen::{value_of_ranks, Value};
 
     /// Value of exactly 5 cards.
     pub fn value5(cards: [Card; 5]) -> Value {
@@ -639,7 +394,7 @@ pub mod reference {
 
     fn classes() -> &'static [Value] {
         static CLASSES: std::sync::OnceLock<Vec<Value>> = std::sync::OnceLock::new();
-        CLASSES.get_or_init(super::build::class_values)
+        CLASSES.get_or_init(super::tablegen::class_values)
     }
 
     /// Touches the fast tables too, so a caller timing either starts warm.
@@ -760,7 +515,7 @@ mod tests {
     fn rank_multipliers_give_every_multiset_of_up_to_7_cards_its_own_sum() {
         let mut keys = Vec::new();
         for n in 0..=7 {
-            build::for_each_multiset(n, &mut |counts| keys.push(build::rank_key(counts)));
+            tablegen::for_each_multiset(n, &mut |counts| keys.push(tablegen::rank_key(counts)));
         }
         let total = keys.len();
         assert_eq!(total, 76_155);
@@ -772,6 +527,53 @@ mod tests {
         // Hands add card by card: a hand's rank key is its multiset's.
         let hand = Hand::from_cards(&parse_cards("Ac Ad Ah As Kc Kd Kh").unwrap());
         assert_eq!(hand.rank_key(), MAX_RANK_KEY);
+    }
+
+    /// The tables built into the binary are byte for byte what the
+    /// generator gives now (a stale or mis-decoded file fails here).
+    #[test]
+    fn included_tables_are_what_the_generator_gives() {
+        let fresh = tablegen::tables();
+        assert_eq!(fresh.len(), TABLES_LEN);
+        assert!(fresh[..] == tables().t[..], "build.rs output differs");
+    }
+
+    /// Every entry the lookups can reach, against the slow reference (best
+    /// five of n by brute force) on real cards: each rank multiset of 5, 6
+    /// and 7 cards dealt without a flush, and each suit mask of 5 to 7
+    /// cards as one suit.
+    #[test]
+    fn every_rank_multiset_and_flush_matches_the_reference() {
+        let t = tables();
+        for n in 5..=7u8 {
+            let mut checked = 0;
+            tablegen::for_each_multiset(n, &mut |counts| {
+                // Copies of a rank take consecutive suits, cycling over the
+                // hand: at most 2 cards of a suit, distinct cards.
+                let mut cards = Vec::with_capacity(7);
+                for (rank, &c) in counts.iter().enumerate() {
+                    for _ in 0..c {
+                        let suit = cards.len() % 4;
+                        cards.push(Card::from_index((4 * rank + suit) as u8));
+                    }
+                }
+                let fast = t.strength(Hand::from_cards(&cards));
+                assert_eq!(fast, reference::evaluate(&cards), "{cards:?}");
+                checked += 1;
+            });
+            assert_eq!(checked, [6_175, 18_395, 49_205][n as usize - 5]);
+        }
+        for mask in 0u16..1 << 13 {
+            let n = mask.count_ones();
+            if (5..=7).contains(&n) {
+                let cards: Vec<Card> = (0..13)
+                    .filter(|r| mask >> r & 1 == 1)
+                    .map(|r| Card::from_index(4 * r + 1))
+                    .collect();
+                assert_eq!(t.flush_strength(mask), reference::evaluate(&cards));
+                assert_eq!(Hand::from_cards(&cards).strength(), t.flush_strength(mask));
+            }
+        }
     }
 
     #[test]
