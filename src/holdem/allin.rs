@@ -4,16 +4,21 @@
 //! the board could fall.
 //!
 //! Only the live players' hole cards and the board are known: folded hands
-//! are unknown cards, as for any observer at the table. Every completion of
-//! the board is enumerated when there are at most `trials` of them (with
-//! 1,000: every turn and flop all-in, at most 990 boards); otherwise (a
-//! preflop all-in, or a small `trials`) a seeded Monte Carlo of `trials`
-//! boards is used, whose standard error for a player's main-pot equity `e`
-//! is `sqrt(e(1-e)/trials)`, at most `0.5/sqrt(trials)` (0.016 for 1,000).
+//! are unknown cards, as for any observer at the table. A heads-up preflop
+//! all-in (two live hands, no board) is exact whatever `trials` is: its
+//! counts over all 1,712,304 boards come from the preflop table
+//! ([`super::preflop`]). Otherwise every completion of the board is
+//! enumerated when there are at most `trials` of them (with 1,000: every
+//! turn and flop all-in, at most 990 boards); else (a preflop all-in of
+//! three or more hands, or a small `trials`) a seeded Monte Carlo of
+//! `trials` boards is used, whose standard error for a player's main-pot
+//! equity `e` is `sqrt(e(1-e)/trials)`, at most `0.5/sqrt(trials)` (0.016
+//! for 1,000).
 
 use rand::RngExt;
 
 use super::eval::{Hand, Strength};
+use super::preflop::{self, Outcome};
 use super::table::pots::Pot;
 use crate::cards::{Card, CardSet};
 use crate::rng::GameRng;
@@ -31,16 +36,19 @@ pub struct AllInEquity {
     pub equity: [f64; MAX_SEATS],
     /// Expected chips won from all pots.
     pub expected_won: [f64; MAX_SEATS],
-    /// Whether every completion was enumerated (else Monte Carlo).
+    /// Whether every completion was counted (enumerated, or read from the
+    /// preflop table), else Monte Carlo.
     pub exact: bool,
-    /// Boards enumerated or sampled.
+    /// Boards enumerated, counted by the preflop table (1,712,304), or
+    /// sampled.
     pub boards: u64,
 }
 
 /// The all-in equity of the live seats (`holes[s]` for `live[s]`) on
 /// `board`, given the pots (built from the contributions at that moment):
-/// exact when the board has at most `trials` completions, else `trials`
-/// boards sampled with `rng`.
+/// exact for a heads-up preflop all-in (from the table, `rng` untouched) or
+/// when the board has at most `trials` completions, else `trials` boards
+/// sampled with `rng`.
 pub fn all_in_equity(
     holes: &[[Card; 2]],
     live: &[bool],
@@ -61,8 +69,15 @@ pub fn all_in_equity(
             hands[s] = base.combine(Hand::from_cards(&holes[s]));
         }
     }
-    let rest: Vec<Card> = CardSet::FULL52.difference(known).iter().collect();
     let mut acc = Accumulator::new(n, live, pots);
+    if board.is_empty() && acc.live == 2 {
+        let (a, b) = (acc.seats[0], acc.seats[1]);
+        if let Some(o) = preflop::lookup(holes[a], holes[b]) {
+            acc.add_heads_up(a, b, &o);
+            return acc.finish(0, true);
+        }
+    }
+    let rest: Vec<Card> = CardSet::FULL52.difference(known).iter().collect();
     let missing = 5 - board.len();
     let completions = match missing {
         1 => rest.len() as u64,
@@ -168,6 +183,32 @@ impl Accumulator {
         self.boards += 1;
     }
 
+    /// Every preflop board at once for the two live seats `a` and `b`
+    /// (`o` lists `a` first): what [`Accumulator::add_board`] would add over
+    /// all 1,712,304 boards.
+    fn add_heads_up(&mut self, a: usize, b: usize, o: &Outcome) {
+        let boards = preflop::BOARDS;
+        let (wa, wb, ties) = (
+            u64::from(o.wins[0]),
+            u64::from(o.wins[1]),
+            u64::from(o.ties),
+        );
+        for k in 0..self.pot_count {
+            let mask = self.pots[k].1;
+            let (in_a, in_b) = (mask >> a & 1 == 1, mask >> b & 1 == 1);
+            match (in_a, in_b) {
+                (true, true) => {
+                    self.units[k][a] += SHARE_UNIT * wa + SHARE_UNIT / 2 * ties;
+                    self.units[k][b] += SHARE_UNIT * wb + SHARE_UNIT / 2 * ties;
+                }
+                (true, false) => self.units[k][a] += SHARE_UNIT * boards,
+                (false, true) => self.units[k][b] += SHARE_UNIT * boards,
+                (false, false) => {}
+            }
+        }
+        self.boards += boards;
+    }
+
     fn finish(self, board_cards: usize, exact: bool) -> AllInEquity {
         let total = (SHARE_UNIT * self.boards.max(1)) as f64;
         let mut equity = [0.0; MAX_SEATS];
@@ -236,14 +277,92 @@ mod tests {
     }
 
     #[test]
-    fn preflop_monte_carlo_is_close_to_the_exact_answer() {
-        // AA vs KK (these suits): about 82% for the aces.
-        let holes = [hole("As Ah"), hole("Kd Kc")];
-        let pots = build_pots(&[100, 100], &[true, true]);
+    fn heads_up_preflop_is_exact_and_equals_every_board() {
+        // Seat 1 folded (its cards are unknown), seat 2 is short: a main
+        // pot for seats 0 and 2 and a side pot for seat 0 alone (the
+        // uncalled part). The table's answer must be the integers the
+        // accumulator gets from all 1,712,304 boards, for either order.
+        let holes = [hole("As Ah"), hole("2c 3c"), hole("Kd Qd")];
+        let live = [true, false, true];
+        let pots = build_pots(&[300, 20, 100], &live);
+        let mut rng = crate::rng::game_rng(1, 2);
+        let e = all_in_equity(&holes, &live, &[], &pots, 1000, &mut rng);
+        assert!(e.exact);
+        assert_eq!(e.boards, preflop::BOARDS);
+        let mut hands = [Hand::EMPTY; MAX_SEATS];
+        for s in [0, 2] {
+            hands[s] = Hand::from_cards(&holes[s]);
+        }
+        let known: CardSet = [0, 2].iter().flat_map(|&s| holes[s]).collect();
+        let rest = CardSet::FULL52.difference(known).to_vec();
+        let mut acc = Accumulator::new(3, &live, &pots);
+        let mut pick = Vec::new();
+        each_five(&rest, 5, &mut pick, &mut |b| {
+            acc.add_board(&hands, Hand::from_cards(b));
+        });
+        let mut table = Accumulator::new(3, &live, &pots);
+        let o = preflop::lookup(holes[0], holes[2]).expect("disjoint hands");
+        table.add_heads_up(0, 2, &o);
+        assert_eq!(table.units, acc.units);
+        assert_eq!(table.boards, acc.boards);
+        assert_eq!(e, acc.finish(0, true));
+        // The generator was not touched: the next draw is the same as a
+        // fresh one's.
+        let mut fresh = crate::rng::game_rng(1, 2);
+        assert_eq!(
+            rng.random_range(0..u64::MAX),
+            fresh.random_range(0..u64::MAX)
+        );
+        // Chips expected add up to the chips in the pots.
+        let total: f64 = e.expected_won.iter().sum();
+        assert!((total - 420.0).abs() < 1e-9, "{total}");
+    }
+
+    fn each_five(deck: &[Card], k: usize, pick: &mut Vec<Card>, f: &mut dyn FnMut(&[Card])) {
+        if k == 0 {
+            f(pick);
+            return;
+        }
+        for i in 0..deck.len() {
+            pick.push(deck[i]);
+            each_five(&deck[i + 1..], k - 1, pick, f);
+            pick.pop();
+        }
+    }
+
+    #[test]
+    fn multiway_preflop_monte_carlo_is_close_to_the_exact_answer() {
+        // Three-way preflop all-ins are still sampled: AA vs KK vs QQ (no
+        // shared suits among the kings and queens), about 66.1% for the
+        // aces by exact enumeration (`cardsim equity AsAh KdKc QsQh`...).
+        let holes = [hole("As Ah"), hole("Kd Kc"), hole("Qs Qd")];
+        let pots = build_pots(&[100, 100, 100], &[true; 3]);
         let mut rng = crate::rng::game_rng(3, 4);
-        let e = all_in_equity(&holes, &[true, true], &[], &pots, 20_000, &mut rng);
+        let e = all_in_equity(&holes, &[true; 3], &[], &pots, 20_000, &mut rng);
         assert!(!e.exact);
-        let se = (0.82f64 * 0.18 / 20_000.0).sqrt();
-        assert!((e.equity[0] - 0.8195).abs() < 4.0 * se, "{}", e.equity[0]);
+        assert_eq!(e.boards, 20_000);
+        let exact = exact_three_way(&holes);
+        let se = (exact * (1.0 - exact) / 20_000.0).sqrt();
+        assert!(
+            (e.equity[0] - exact).abs() < 4.0 * se,
+            "{} vs {exact}",
+            e.equity[0]
+        );
+    }
+
+    /// Player 0's exact equity by the library's exact enumerator.
+    fn exact_three_way(holes: &[[Card; 2]]) -> f64 {
+        use crate::holdem::equity::{exact, Query};
+        use crate::holdem::range::Range;
+        let ranges = holes
+            .iter()
+            .map(|h| Range::parse(&format!("{}{}", h[0], h[1])).expect("a hand"))
+            .collect();
+        let q = Query {
+            ranges,
+            board: Vec::new(),
+            dead: CardSet::EMPTY,
+        };
+        exact(&q.prepare().expect("valid")).players[0].equity
     }
 }

@@ -4,7 +4,7 @@
 
 use cardsim::cards::{parse_cards, CardSet};
 use cardsim::holdem::equity::{
-    exact, monte_carlo, reference_exact, EquityError, Method, Query, Stop,
+    exact, exact_enumerated, monte_carlo, reference_exact, EquityError, Method, Query, Stop,
 };
 use cardsim::holdem::range::Range;
 
@@ -48,6 +48,31 @@ fn ace_king_suited_against_queens() {
     assert!((sum - 1.0).abs() < 1e-12);
 }
 
+/// Heads-up before the flop the answer comes from the preflop table: it
+/// must be the enumeration's to the last bit (the same integers, the same
+/// arithmetic), hands and ranges alike; with a dead card the table is not
+/// used and nothing changes either.
+#[test]
+fn preflop_table_answers_equal_the_enumeration() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["AsAh", "KsKd"], ""),
+        (&["7c2d", "AhKh"], ""),
+        (&["Td9d", "9c8c"], ""),
+        (&["QQ", "AKs"], ""),
+        (&["22", "AKo,KQs"], ""),
+        (&["AsAh", "KsKd"], "2c"),
+    ];
+    for &(players, dead) in cases {
+        let p = query(players, "", dead).prepare().unwrap();
+        let (fast, slow) = (exact(&p), exact_enumerated(&p));
+        assert_eq!(fast, slow, "{players:?} dead {dead}");
+        for (f, s) in fast.players.iter().zip(&slow.players) {
+            assert_eq!(percent4(f.equity), percent4(s.equity));
+            assert_eq!(f.equity.to_bits(), s.equity.to_bits());
+        }
+    }
+}
+
 /// The fast enumeration (suit classes, incremental hands, the heads-up
 /// loop) against plain enumeration with the reference evaluator, on boards
 /// small enough for the reference.
@@ -80,6 +105,56 @@ fn fast_exact_matches_the_reference() {
             }
         }
     }
+}
+
+/// Board-major enumeration against the class-by-class enumeration: the
+/// same integer totals (wins, ties, pot shares in 1/2520ths, deal-boards),
+/// so the same rational answer, on flops, turns and rivers, 2 to 5
+/// players, overlapping ranges and dead cards; and the answer `exact`
+/// gives is those totals'.
+#[test]
+fn board_major_totals_equal_the_class_enumeration() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (&["QQ+,AKs", "random", "T9s,22-55"], "Ah 7d 2c", ""),
+        (&["AhKh", "2c2d"], "Qh Jh 3s", ""),
+        (&["AKs", "QQ,JJ", "T9s"], "2c 7d 9h 4s", ""),
+        (&["random", "AA"], "2c 7d 9h Ts Js", ""),
+        (&["22-44", "A2s+", "KQ"], "Ah 2h 3h 4d", "Kd"),
+        (&["KcQc", "JsTs", "9d9h", "AsKd"], "2c 3c 8s", ""),
+        (&["JJ+,AQs+", "TT-88,KQ", "A5s-A2s,76s"], "Jh Th 4s", "8c"),
+        (&["AA", "KK", "QQ", "JJ", "TT"], "2c 3d 4h 9s", ""),
+        (&["random", "KK,QJs,87"], "Kc 8h 8d 2s", ""),
+    ];
+    for &(players, board, dead) in cases {
+        let p = query(players, board, dead).prepare().unwrap();
+        let fast = p.board_major_totals().expect("equal weights, a board");
+        let slow = p.enumerated_totals().expect("equal weights");
+        assert_eq!(fast, slow, "{players:?} on {board}, dead {dead}");
+        let r = exact(&p);
+        let n = fast.deal_boards as f64;
+        let old = exact_enumerated(&p);
+        for (i, (e, o)) in r.players.iter().zip(&old.players).enumerate() {
+            assert_eq!(e.equity, fast.shares[i] as f64 / 2520.0 / n);
+            assert!(
+                (e.equity - o.equity).abs() < 1e-12,
+                "{players:?}: {e:?} vs {o:?}"
+            );
+        }
+        let Method::Exact {
+            combinations,
+            boards,
+            ..
+        } = r.method
+        else {
+            panic!("exact")
+        };
+        assert_eq!(combinations * boards, fast.deal_boards);
+    }
+    // Unequal weights within a range: the class enumeration answers.
+    let weighted = query(&["QQ:0.5,AKo", "T9s", "22-55"], "9c 5d 2s", "")
+        .prepare()
+        .unwrap();
+    assert_eq!(weighted.board_major_totals(), None);
 }
 
 #[test]
