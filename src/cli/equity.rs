@@ -52,6 +52,27 @@ pub struct EquityArgs {
 }
 
 pub fn run(args: EquityArgs) -> anyhow::Result<()> {
+    let (result, elapsed) = compute(&args)?;
+    let mut out = io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", to_json(&args.players, &result, elapsed))?;
+    } else {
+        write_table(&mut out, &args.players, &result, elapsed)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The `--json` object of a command line's equity (what `cardsim equity
+/// --json` prints): one function for the CLI and for library callers (the
+/// Python package), so both give the same numbers and the same errors.
+pub fn json(args: &EquityArgs) -> anyhow::Result<serde_json::Value> {
+    let (result, elapsed) = compute(args)?;
+    Ok(to_json(&args.players, &result, elapsed))
+}
+
+/// Checks the arguments, runs the equity and times it.
+fn compute(args: &EquityArgs) -> anyhow::Result<(EquityResult, Duration)> {
     let ranges = args
         .players
         .iter()
@@ -103,15 +124,7 @@ pub fn run(args: EquityArgs) -> anyhow::Result<()> {
         },
     });
     let result = result.map_err(super::bad_input)?;
-    let elapsed = start.elapsed();
-    let mut out = io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", to_json(&args.players, &result, elapsed))?;
-    } else {
-        write_table(&mut out, &args.players, &result, elapsed)?;
-    }
-    out.flush()?;
-    Ok(())
+    Ok((result, start.elapsed()))
 }
 
 fn describe(method: &Method) -> String {

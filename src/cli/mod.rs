@@ -4,7 +4,7 @@
 //! Each subcommand lives in its own file with its arguments (`*Args`, raw as
 //! typed) and a `run` that checks them, calls the library and prints.
 
-mod equity;
+pub mod equity;
 mod eval;
 mod fishing;
 mod holdem;

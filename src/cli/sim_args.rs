@@ -47,6 +47,11 @@ pub struct SimArgs {
     /// Show the progress bar even when stderr is not a terminal.
     #[arg(long, conflicts_with = "quiet")]
     pub progress: bool,
+    /// Set by a program that runs commands in its own process (the Python
+    /// package): it keeps its own Ctrl-C handling, so the run installs no
+    /// signal handlers (see `RunConfig::catch_signals`).
+    #[arg(long, hide = true)]
+    pub embedded: bool,
 }
 
 impl SimArgs {
@@ -68,7 +73,7 @@ impl SimArgs {
             files_dir: None,
             files_bundle: None,
             command: recorded_command(),
-            catch_signals: true,
+            catch_signals: !self.embedded,
         }
     }
 }

@@ -1,0 +1,73 @@
+"""Type stubs of cardsim (see the module's docstrings for examples)."""
+
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+DEFAULT_SEED: int
+CATEGORIES: Tuple[str, ...]
+
+class Evaluation:
+    strength: int
+    category: str
+    name: str
+    best: str
+    def __init__(self, strength: int, category: str, name: str, best: str) -> None: ...
+
+def evaluate(hand: str) -> Evaluation: ...
+def evaluate_many(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]: ...
+def categories(strengths: npt.ArrayLike) -> npt.NDArray[np.uint8]: ...
+def encode(cards: str) -> npt.NDArray[np.uint8]: ...
+def decode(codes: npt.ArrayLike) -> str: ...
+
+class PlayerEquity:
+    hands: str
+    equity: float
+    win: float
+    tie: float
+    stderr: Optional[float]
+
+class EquityResult:
+    method: str
+    trials: Optional[int]
+    seed: Optional[int]
+    boards: Optional[int]
+    seconds: float
+    players: List[PlayerEquity]
+    @property
+    def exact(self) -> bool: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+def equity(
+    players: Sequence[str],
+    board: Union[str, Sequence[str]] = "",
+    dead: Union[str, Sequence[str]] = "",
+    exact: Optional[bool] = None,
+    trials: Optional[int] = None,
+    stderr: Optional[float] = None,
+    seed: int = ...,
+    threads: Optional[int] = None,
+    time: Optional[float] = None,
+) -> EquityResult: ...
+
+class Run:
+    game: str
+    args: List[str]
+    summary: Dict[str, Any]
+    columns: List[str]
+    @property
+    def command(self) -> str: ...
+    def to_arrow(self) -> Any: ...
+    def to_pandas(self) -> Any: ...
+    def iter_batches(self, rows: int = 65536) -> Iterator[Any]: ...
+
+def simulate(
+    game: str,
+    *,
+    games: int,
+    seed: Optional[int] = None,
+    threads: Optional[int] = None,
+    shard: Optional[Union[str, Tuple[int, int]]] = None,
+    **options: Any,
+) -> Run: ...
