@@ -7,6 +7,8 @@ same seeds and the same answers.
   equal to ``cardsim equity ... --json``.
 - :func:`simulate`: a seeded simulation (fishing, holdem, tienlen, solve)
   returning a :class:`Run` whose rows are the CLI's CSV as an Arrow table.
+- :class:`cardsim.holdem.Hand`: one no-limit hold'em hand on the table
+  engine, one decision at a time.
 
 Card codes
 ----------
@@ -273,3 +275,4 @@ def equity(
 # ---------------------------------------------------------------- simulate
 
 from ._run import Run, simulate  # noqa: E402
+from . import holdem  # noqa: E402

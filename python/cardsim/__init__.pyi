@@ -5,6 +5,8 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
+from . import holdem as holdem
+
 DEFAULT_SEED: int
 CATEGORIES: Tuple[str, ...]
 

@@ -6,6 +6,8 @@
 //! values. The Python half (`cardsim/__init__.py`) shapes them into result
 //! objects, Arrow tables and pandas frames.
 
+mod hand;
+
 use cardsim::cards::{format_cards, parse_cards, Card};
 use cardsim::cli::{self, Cli, Command};
 use cardsim::holdem::batch_eval::strengths_of_sevens;
@@ -211,5 +213,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(equity_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_command, m)?)?;
     m.add("DEFAULT_SEED", cli::sim_args::DEFAULT_SEED)?;
+    m.add_class::<hand::PyHand>()?;
+    m.add("IllegalAction", m.py().get_type::<hand::IllegalAction>())?;
     Ok(())
 }
