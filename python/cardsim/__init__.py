@@ -93,15 +93,17 @@ def evaluate(hand: str) -> Evaluation:
     return Evaluation(*_native.evaluate(hand))
 
 
-def evaluate_many(cards: Any) -> np.ndarray:
+def evaluate_many(cards: Any, threads: Optional[int] = None) -> np.ndarray:
     """Strengths of many hands at once: an integer array of shape (n, 5), (n, 6)
     or (n, 7) of card codes (see the module doc) to a ``uint16`` array of n
     strengths, each equal to :func:`evaluate`'s.
 
     A C-contiguous ``uint8`` array is read in place; other integer arrays are
     checked and converted first. The GIL is released while the hands are
-    evaluated (7-card hands by the library's batch evaluator). A code past 51
-    or a card twice in a row raises ``ValueError`` naming the row.
+    evaluated (7-card hands by the library's batch evaluator), on every core
+    unless ``threads`` says how many; the answer never depends on it. A code
+    past 51 or a card twice in a row raises ``ValueError`` naming the first
+    such row.
 
     >>> import numpy as np, cardsim
     >>> hands = np.array([cardsim.encode("As Ks Qs Js Ts 2c 3d"),
@@ -119,7 +121,9 @@ def evaluate_many(cards: Any) -> np.ndarray:
             bad = int(a.min()) if a.min() < 0 else int(a.max())
             raise ValueError(f"card code {bad} is out of range (0..51)")
         a = a.astype(np.uint8)
-    return _native.evaluate_many(np.ascontiguousarray(a))
+    if threads is not None:
+        _int_arg("threads", threads)
+    return _native.evaluate_many(np.ascontiguousarray(a), threads)
 
 
 def categories(strengths: Any) -> np.ndarray:

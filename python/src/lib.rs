@@ -16,6 +16,7 @@ use clap::Parser;
 use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use rayon::prelude::*;
 
 /// Hands converted and evaluated per block by `evaluate_many`: small enough
 /// for the block to stay in the first-level cache.
@@ -92,37 +93,115 @@ fn check_row(row: usize, codes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether every row of `rows` (rows of `width` codes) holds distinct codes
+/// below 52. Branch-free per row, a few instructions a card, and one loop
+/// per width so that each row's loop unrolls; [`check_row`] then names the
+/// first bad row.
+fn rows_valid(rows: &[u8], width: usize) -> bool {
+    match width {
+        5 => rows_valid_n::<5>(rows),
+        6 => rows_valid_n::<6>(rows),
+        _ => rows_valid_n::<7>(rows),
+    }
+}
+
+fn rows_valid_n<const N: usize>(rows: &[u8]) -> bool {
+    // The largest code first: one vectorised pass.
+    if rows.iter().fold(0u8, |m, &c| m.max(c)) >= 52 {
+        return false;
+    }
+    let (whole, rest) = rows.as_chunks::<N>();
+    let mut bad = 0u64;
+    for row in whole {
+        // Distinct bits add without a carry: the sum equals the union
+        // exactly when no card repeats (7 cards of at most 2^51 cannot
+        // overflow).
+        let (mut sum, mut union) = (0u64, 0u64);
+        for &c in row {
+            let bit = 1u64 << c;
+            sum += bit;
+            union |= bit;
+        }
+        bad |= sum ^ union;
+    }
+    bad == 0 && rest.is_empty()
+}
+
+/// The first bad row's message (`first` is the index of `rows`' first row).
+fn first_bad_row(rows: &[u8], width: usize, first: usize) -> String {
+    rows.chunks_exact(width)
+        .enumerate()
+        .find_map(|(i, row)| check_row(first + i, row).err())
+        .unwrap_or_else(|| "a row is not a hand".to_string())
+}
+
+/// Card codes as cards, without a copy. Only for codes that [`rows_valid`]
+/// accepted.
+fn as_cards(codes: &[u8]) -> &[Card] {
+    debug_assert!(codes.iter().all(|&c| usize::from(c) < Card::STANDARD));
+    // SAFETY: `Card` is `#[repr(transparent)]` over `u8` (src/cards.rs), so
+    // `[u8]` and `[Card]` of one length have the same size, alignment and
+    // layout, and the result borrows `codes` for its own lifetime. Every
+    // byte was checked below 52 by `rows_valid` (the callers' only path
+    // here), so each is a card the library itself makes with
+    // `Card::from_index`: no `Card` outside its invariant can exist. The
+    // pytest `test_evaluate_many_equals_evaluate` and the test below hold
+    // the result equal to the safe `Card::from_index` conversion.
+    unsafe { std::slice::from_raw_parts(codes.as_ptr().cast::<Card>(), codes.len()) }
+}
+
 /// Strengths of the hands in `codes` (rows of `width` card codes, 5 to 7),
-/// checked first: the evaluator's tables assume distinct standard cards.
-/// Seven-card rows go through the batch evaluator a block at a time.
+/// checked first, a block at a time: the evaluator's tables assume distinct
+/// standard cards. The checked rows are read in place as cards; seven-card
+/// rows go through the batch evaluator. Blocks are shared among the current
+/// rayon pool's threads; the answer never depends on how many.
 fn strengths(codes: &[u8], width: usize) -> Result<Vec<Strength>, String> {
     let n = codes.len() / width;
     let mut out = vec![0; n];
     let t = tables();
-    if width == 7 {
-        let mut block: Vec<[Card; 7]> = Vec::with_capacity(BLOCK);
-        for (b, (rows, outs)) in codes
-            .chunks(7 * BLOCK)
-            .zip(out.chunks_mut(BLOCK))
-            .enumerate()
-        {
-            block.clear();
-            for (i, row) in rows.chunks_exact(7).enumerate() {
-                check_row(b * BLOCK + i, row)?;
-                block.push(std::array::from_fn(|k| Card::from_index(row[k])));
+    let all_valid = codes
+        .par_chunks(width * BLOCK)
+        .zip(out.par_chunks_mut(BLOCK))
+        .all(|(rows, outs)| {
+            if !rows_valid(rows, width) {
+                return false;
             }
-            strengths_of_sevens(t, &block, outs);
-        }
-    } else {
-        for (i, (row, o)) in codes.chunks_exact(width).zip(&mut out).enumerate() {
-            check_row(i, row)?;
-            *o = t.strength(
-                row.iter()
-                    .fold(Hand::EMPTY, |h, &c| h.with(Card::from_index(c))),
-            );
-        }
+            let cards = as_cards(rows);
+            if width == 7 {
+                strengths_of_sevens(t, cards.as_chunks::<7>().0, outs);
+            } else {
+                for (row, o) in cards.chunks_exact(width).zip(outs) {
+                    *o = t.strength(row.iter().fold(Hand::EMPTY, |h, &c| h.with(c)));
+                }
+            }
+            true
+        });
+    if !all_valid {
+        // Name the first bad row, whichever block a thread found first.
+        return Err(first_bad_row(codes, width, 0));
     }
     Ok(out)
+}
+
+/// Seconds the library's batch evaluator alone takes on these 7-card rows
+/// (no checks, no Python): the reference `python/bench/bench.py` holds
+/// `evaluate_many` against, measured in the same process and moment.
+#[pyfunction]
+fn batch_seconds(py: Python<'_>, codes: PyReadonlyArray2<'_, u8>) -> PyResult<f64> {
+    let slice = codes
+        .as_slice()
+        .map_err(|_| PyValueError::new_err("the card array must be C-contiguous"))?;
+    if codes.shape()[1] != 7 || !rows_valid(slice, 7) {
+        return Err(PyValueError::new_err("expected valid 7-card rows"));
+    }
+    let hands: Vec<[Card; 7]> = as_cards(slice).as_chunks::<7>().0.to_vec();
+    let mut out = vec![0; hands.len()];
+    let t = tables();
+    Ok(py.detach(|| {
+        let start = std::time::Instant::now();
+        strengths_of_sevens(t, &hands, &mut out);
+        start.elapsed().as_secs_f64()
+    }))
 }
 
 /// `evaluate_many(codes)`: a C-contiguous `uint8` array of shape (n, 5|6|7)
@@ -130,9 +209,11 @@ fn strengths(codes: &[u8], width: usize) -> Result<Vec<Strength>, String> {
 /// output vector becomes the NumPy array without a copy; the GIL is
 /// released while the hands are evaluated.
 #[pyfunction]
+#[pyo3(signature = (codes, threads=None))]
 fn evaluate_many<'py>(
     py: Python<'py>,
     codes: PyReadonlyArray2<'py, u8>,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray1<Strength>>> {
     let width = codes.shape()[1];
     if !(5..=7).contains(&width) {
@@ -144,8 +225,21 @@ fn evaluate_many<'py>(
     let slice = codes
         .as_slice()
         .map_err(|_| PyValueError::new_err("the card array must be C-contiguous"))?;
+    let pool = match threads {
+        None => None,
+        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
+        Some(k) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(k)
+                .build()
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
+        ),
+    };
     let out = py
-        .detach(|| strengths(slice, width))
+        .detach(|| match &pool {
+            Some(pool) => pool.install(|| strengths(slice, width)),
+            None => strengths(slice, width),
+        })
         .map_err(PyValueError::new_err)?;
     Ok(PyArray1::from_vec(py, out))
 }
@@ -212,8 +306,58 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(format, m)?)?;
     m.add_function(wrap_pyfunction!(equity_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_command, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_seconds, m)?)?;
     m.add("DEFAULT_SEED", cli::sim_args::DEFAULT_SEED)?;
     m.add_class::<hand::PyHand>()?;
     m.add("IllegalAction", m.py().get_type::<hand::IllegalAction>())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `as_cards` is the safe conversion, card for card, on every code; and
+    /// the checked batch equals the library's evaluator on every width,
+    /// refusing a repeat or a code past 51 by row.
+    #[test]
+    fn cards_in_place_equal_the_safe_conversion() {
+        let codes: Vec<u8> = (0..52).collect();
+        let safe: Vec<Card> = codes.iter().map(|&c| Card::from_index(c)).collect();
+        assert_eq!(as_cards(&codes), &safe[..]);
+        let mut rows = Vec::new();
+        let mut x = 7u64;
+        while rows.len() < 7 * 5000 {
+            let mut row: Vec<u8> = Vec::new();
+            while row.len() < 7 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let c = ((x >> 33) % 52) as u8;
+                if !row.contains(&c) {
+                    row.push(c);
+                }
+            }
+            rows.extend(row);
+        }
+        for width in 5..=7 {
+            let r: Vec<u8> = rows
+                .chunks_exact(7)
+                .flat_map(|h| h[..width].to_vec())
+                .collect();
+            let got = strengths(&r, width).unwrap();
+            for (h, s) in r.chunks_exact(width).zip(got) {
+                let cards: Vec<Card> = h.iter().map(|&c| Card::from_index(c)).collect();
+                assert_eq!(s, cardsim::holdem::eval::evaluate(&cards));
+            }
+        }
+        let mut bad = rows[..7 * 10].to_vec();
+        bad[7 * 3 + 4] = 52;
+        assert_eq!(
+            strengths(&bad, 7).unwrap_err(),
+            "row 3: card code 52 is out of range (0..51)"
+        );
+        bad[7 * 3 + 4] = bad[7 * 3];
+        assert!(strengths(&bad, 7).unwrap_err().starts_with("row 3: card '"));
+    }
 }

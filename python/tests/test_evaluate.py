@@ -119,3 +119,20 @@ def test_evaluate_many_refuses_bad_arrays():
     with pytest.raises(TypeError):
         cardsim.evaluate(51)
     assert cardsim.evaluate_many(np.zeros((0, 7), dtype=np.uint8)).shape == (0,)
+
+
+def test_threads_never_change_the_answer_and_the_first_bad_row_is_named():
+    hands = random_hands(200_000, 7, seed=4)
+    one = cardsim.evaluate_many(hands, threads=1)
+    assert np.array_equal(cardsim.evaluate_many(hands, threads=2), one)
+    assert np.array_equal(cardsim.evaluate_many(hands, threads=3), one)
+    assert np.array_equal(cardsim.evaluate_many(hands), one)
+    # Bad rows in several blocks: the first one is named, whichever thread
+    # meets which first.
+    hands[150_000, 2] = hands[150_000, 1]
+    hands[70_000, 6] = 60
+    for threads in (1, 2, None):
+        with pytest.raises(ValueError, match=r"^row 70000: card code 60 is out of range"):
+            cardsim.evaluate_many(hands, threads=threads)
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        cardsim.evaluate_many(hands[:5], threads=0)
