@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -65,8 +65,7 @@ CATEGORIES: Tuple[str, ...] = (
 _CATEGORY_TOPS = np.cumsum([1277, 2860, 858, 858, 10, 1277, 156, 156, 10]).astype(np.uint16)
 
 
-@dataclass(frozen=True)
-class Evaluation:
+class Evaluation(NamedTuple):
     """A hand's value: ``strength`` (1 to 7462, higher wins, equal ties),
     ``category`` (a key of :data:`CATEGORIES`), ``name`` (as players say it)
     and ``best`` (the best five cards, in notation)."""
@@ -90,7 +89,7 @@ def evaluate(hand: str) -> Evaluation:
     """
     if not isinstance(hand, str):
         raise TypeError(f"hand must be a str such as 'As Ks Qs Js Ts', not {type(hand).__name__}")
-    return Evaluation(*_native.evaluate(hand))
+    return Evaluation._make(_native.evaluate(hand))
 
 
 def evaluate_many(cards: Any, threads: Optional[int] = None) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Type stubs of cardsim (see the module's docstrings for examples)."""
 
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -10,12 +10,11 @@ from . import holdem as holdem
 DEFAULT_SEED: int
 CATEGORIES: Tuple[str, ...]
 
-class Evaluation:
+class Evaluation(NamedTuple):
     strength: int
     category: str
     name: str
     best: str
-    def __init__(self, strength: int, category: str, name: str, best: str) -> None: ...
 
 def evaluate(hand: str) -> Evaluation: ...
 def evaluate_many(cards: npt.ArrayLike, threads: Optional[int] = None) -> npt.NDArray[np.uint16]: ...

@@ -30,8 +30,9 @@ def cli():
     if path is None:
         pytest.skip("no cardsim binary: build it (cargo build) or set CARDSIM_BIN")
 
-    def run(*args):
-        p = subprocess.run([path, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    def run(*args, input=None):
+        p = subprocess.run([path, *args], capture_output=True, text=True, input=input,
+                           stdin=None if input is not None else subprocess.DEVNULL)
         return p.returncode, p.stdout, p.stderr
 
     return run

@@ -136,3 +136,20 @@ def test_threads_never_change_the_answer_and_the_first_bad_row_is_named():
             cardsim.evaluate_many(hands, threads=threads)
     with pytest.raises(ValueError, match="threads must be at least 1"):
         cardsim.evaluate_many(hands[:5], threads=0)
+
+
+def test_best_five_is_the_clis(cli):
+    """The best five (as displayed) equal `cardsim eval --json` on random
+    hands of 5, 6 and 7 cards, including ties between subsets."""
+    import json
+    lines = []
+    for width in (5, 6, 7):
+        lines += [cardsim.decode(h) for h in random_hands(300, width, seed=10 + width)]
+    lines += ["As Ks Qs Js Ts 9s 8s", "5c 4d 3h 2s Ah Kd Kc", "2s 2h 2d 2c 3s 3h 3d"]
+    code, out, err = cli("eval", "-", "--json", input="\n".join(lines) + "\n")
+    assert code == 0, err
+    results = [json.loads(line) for line in out.splitlines()]
+    assert len(results) == len(lines)
+    for text, want in zip(lines, results):
+        got = cardsim.evaluate(text)
+        assert (got.best, got.strength, got.category) == (want["best"], want["strength"], want["category"])
