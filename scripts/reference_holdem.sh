@@ -2,7 +2,8 @@
 # Regenerates results/holdem/: the reference run of `cardsim holdem`, 10^6
 # 6-max hands (seed 20261122, blinds 1/2, stacks uniform 10 to 200 big
 # blinds, agents tag, station, random, pushfold, tag, station), with the
-# pots CSV, all-in equity (preflop: 1,000 Monte Carlo boards), histograms,
+# pots CSV, all-in equity (heads-up preflop: exact from the preflop table,
+# though this table has none; multiway preflop: 1,000 Monte Carlo boards), histograms,
 # a side-pot summary and the picture; a sample of hand histories (every
 # 100,000th hand) goes to results/holdem/phh/.
 # Usage: bash scripts/reference_holdem.sh   (a minute or two on 2 cores)

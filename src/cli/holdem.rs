@@ -67,9 +67,10 @@ pub struct HoldemArgs {
     /// PokerKit's switches: `--odd-chips first --short-bb posted`.
     #[arg(long, conflicts_with_all = ["odd_chips", "short_bb"])]
     pub pokerkit: bool,
-    /// All-in equity: every board completion is enumerated when there are
-    /// at most N (with 1000: every flop and turn all-in), else N boards are
-    /// sampled (preflop); 0 turns all-in equity off.
+    /// All-in equity: heads-up preflop all-ins are exact (a table of every
+    /// matchup); otherwise every board completion is enumerated when there
+    /// are at most N (with 1000: every flop and turn all-in), else N boards
+    /// are sampled (multiway preflop); 0 turns all-in equity off.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub allin_trials: u32,
     /// Long-format CSV of every pot: game, pot, amount, eligible, winners,
