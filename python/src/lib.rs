@@ -183,23 +183,29 @@ fn strengths(codes: &[u8], width: usize) -> Result<Vec<Strength>, String> {
     let n = codes.len() / width;
     let mut out = vec![0; n];
     let t = tables();
-    let all_valid = codes
-        .par_chunks(width * BLOCK)
-        .zip(out.par_chunks_mut(BLOCK))
-        .all(|(rows, outs)| {
-            if !rows_valid(rows, width) {
-                return false;
+    let block = |(rows, outs): (&[u8], &mut [Strength])| {
+        if !rows_valid(rows, width) {
+            return false;
+        }
+        let cards = as_cards(rows);
+        if width == 7 {
+            strengths_of_sevens(t, cards.as_chunks::<7>().0, outs);
+        } else {
+            for (row, o) in cards.chunks_exact(width).zip(outs) {
+                *o = t.strength(row.iter().fold(Hand::EMPTY, |h, &c| h.with(c)));
             }
-            let cards = as_cards(rows);
-            if width == 7 {
-                strengths_of_sevens(t, cards.as_chunks::<7>().0, outs);
-            } else {
-                for (row, o) in cards.chunks_exact(width).zip(outs) {
-                    *o = t.strength(row.iter().fold(Hand::EMPTY, |h, &c| h.with(c)));
-                }
-            }
-            true
-        });
+        }
+        true
+    };
+    // One block needs no threads (waking them costs more than a few hands).
+    let all_valid = if n <= BLOCK {
+        block((codes, &mut out[..]))
+    } else {
+        codes
+            .par_chunks(width * BLOCK)
+            .zip(out.par_chunks_mut(BLOCK))
+            .all(block)
+    };
     if !all_valid {
         // Name the first bad row, whichever block a thread found first.
         return Err(first_bad_row(codes, width, 0));
