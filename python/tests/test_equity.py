@@ -2,6 +2,7 @@
 errors, threads never change a Monte Carlo answer, and eval7 agrees."""
 
 import json
+import random
 
 import pytest
 
@@ -98,3 +99,43 @@ def test_wrong_types_raise_type_error():
         cardsim.equity(["AA", 3])
     with pytest.raises(TypeError):
         cardsim.equity(["AA", "KK"], board=7)
+
+
+@pytest.mark.parametrize("hero, villain, board", [
+    ("As Ks", "Qd Qc", ""),
+    ("Ah Kh", "7c 7d", "Qh Jh 2c"),
+    ("9s 8s", "Ac Kd", "7s 6d 2h Kh"),
+])
+def test_exact_equals_an_independent_enumeration(hero, villain, board):
+    """Exact equity equals, to the last digit, a plain enumeration of every
+    board completion scored with evaluate_many."""
+    import itertools
+    import numpy as np
+    known = cardsim.encode(" ".join([hero, villain, board]))
+    rest = [c for c in range(52) if c not in set(known.tolist())]
+    b = cardsim.encode(board) if board else np.zeros(0, dtype=np.uint8)
+    need = 5 - len(b)
+    runs = np.array(list(itertools.combinations(rest, need)), dtype=np.uint8)
+    boards = np.hstack([np.tile(b, (len(runs), 1)), runs])
+    ours = cardsim.evaluate_many(np.hstack([np.tile(cardsim.encode(hero), (len(runs), 1)), boards]))
+    theirs = cardsim.evaluate_many(np.hstack([np.tile(cardsim.encode(villain), (len(runs), 1)), boards]))
+    win, tie = int((ours > theirs).sum()), int((ours == theirs).sum())
+    r = cardsim.equity([hero, villain], board=board, exact=True)
+    assert r.boards == len(runs)
+    assert r.players[0].win == win / len(runs)
+    assert r.players[0].tie == tie / len(runs)
+    assert abs(r.players[0].equity - (win + tie / 2) / len(runs)) < 1e-15
+
+
+def test_fuzzed_input_raises_value_error_never_crashes():
+    rng = random.Random(15)
+    alphabet = "AKQJT98765432shdcxXW10 ,+-:.\u00e9\u2660\x00\n"
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        for call in (lambda: cardsim.evaluate(text),
+                     lambda: cardsim.equity([text, "random"], trials=100),
+                     lambda: cardsim.equity(["AA", "KK"], board=text, trials=100)):
+            try:
+                call()
+            except ValueError:
+                pass

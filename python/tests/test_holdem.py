@@ -214,3 +214,19 @@ def test_random_hands_match_pokerkit_step_by_step():
     print(f"{played} hands agreed, {steps} steps; {cumulative} stopped at the cumulative rule; "
           f"{len(reopened_by_pokerkit)} states where PokerKit reopened after a short all-in")
     assert played >= 250 and steps > 1000, (played, cumulative, steps)
+
+
+def test_fuzzed_phh_raises_value_error_never_crashes():
+    rng = random.Random(15)
+    h = Hand(stacks=[50, 60, 70], seed=1)
+    while not h.is_over:
+        h.apply(*random_action(rng, h.legal()))
+    text = h.to_phh()
+    for _ in range(300):
+        chars = list(text)
+        for _ in range(rng.randint(1, 5)):
+            chars[rng.randrange(len(chars))] = rng.choice("0123456789p' =[],\n#x")
+        try:
+            Hand.from_phh("".join(chars))
+        except ValueError:
+            pass

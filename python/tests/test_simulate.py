@@ -129,3 +129,16 @@ def test_wrong_calls():
         cardsim.simulate("fishing", games="10")
     with pytest.raises(ValueError):
         cardsim.simulate("fishing", games=10).iter_batches(0).__next__()
+
+
+def test_fuzzed_options_raise_value_error_never_crash():
+    import random
+    rng = random.Random(15)
+    alphabet = "0123456789/-:,.bbuniform randomtagx\u00e9 "
+    for _ in range(60):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10)))
+        key = rng.choice(["stacks", "blinds", "agents", "players", "ante", "odd_chips"])
+        try:
+            cardsim.simulate("holdem", games=3, seed=1, **{key: text})
+        except ValueError:
+            pass
