@@ -81,9 +81,12 @@ def _arrow_types(game: str, columns: List[str]) -> Dict[str, Any]:
 
 
 class Run:
-    """A finished simulation: ``summary`` (the JSON summary, a dict),
-    ``command`` (the equivalent ``cardsim`` command line) and the per-game
-    rows through :meth:`to_arrow`, :meth:`to_pandas` and :meth:`iter_batches`.
+    """A finished simulation: ``summary`` (the runner's JSON summary as a
+    dict, its ``command`` being this run's CLI arguments rather than the
+    Python process's), ``command`` (the equivalent ``cardsim`` command line)
+    and the per-game rows through :meth:`to_arrow`, :meth:`to_pandas` and
+    :meth:`iter_batches`. A run cannot be stopped by Ctrl-C while it plays
+    (the interpreter's handler runs when it returns): shard long runs.
     """
 
     def __init__(self, game: str, cli_args: List[str], directory: str) -> None:

@@ -18,8 +18,9 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-/// Hands converted and evaluated per block by `evaluate_many`: small enough
-/// for the block to stay in the first-level cache.
+/// Rows checked and evaluated per block by `evaluate_many` (the unit the
+/// threads share): small enough for a block to stay in the first-level
+/// cache between its check and its evaluation.
 const BLOCK: usize = 4096;
 
 /// Parses a 5- to 7-card hand as `cardsim eval` does, with its messages.
@@ -73,8 +74,8 @@ fn evaluate(hand: &str) -> PyResult<(Strength, &'static str, &'static str, Strin
     ))
 }
 
-/// Card codes of a hand in notation (`"As Kd"` -> `[51, 45]`), with the
-/// parser's messages; repeats are refused.
+/// Card codes of cards in notation (`"As Kd"` -> `b"\x30\x2d"`, bytes 48
+/// and 45), with the parser's messages; repeats are refused.
 #[pyfunction]
 fn parse(cards: &str) -> PyResult<Vec<u8>> {
     let cards = parse_cards(cards).map_err(|e| PyValueError::new_err(e.to_string()))?;
