@@ -188,6 +188,13 @@ impl Plan {
             s.card_sorted[start..].sort_unstable();
             s.card_range[card] = (start as u32, s.card_sorted.len() as u32);
         }
+        // Where each of the others' hands falls among the counted player's
+        // (once per hand and board, not once per combination of hands).
+        for &p in &self.others {
+            let (st, at) = (&s.strengths[p], &mut s.place[p]);
+            at.clear();
+            at.extend(st.iter().map(|&x| below_equal(&s.all, x)));
+        }
         let mut out = Totals::default();
         let mut chosen = [0u32; MAX_PLAYERS];
         self.join(s, 0, extra.0, 0, &mut chosen, &mut out);
@@ -227,15 +234,16 @@ impl Plan {
     fn count(&self, s: &Scratch, holes: u64, chosen: &[u32; MAX_PLAYERS], out: &mut Totals) {
         let mut best: Strength = 0;
         let mut at_best = 0u32;
+        let mut first_best = 0;
         for (d, &p) in self.others.iter().enumerate() {
             let st = s.strengths[p][chosen[d] as usize];
             if st > best {
-                (best, at_best) = (st, 1);
+                (best, at_best, first_best) = (st, 1, d);
             } else if st == best {
                 at_best += 1;
             }
         }
-        let (mut below, mut equal) = below_equal(&s.all, best);
+        let (mut below, mut equal) = s.place[self.others[first_best]][chosen[first_best] as usize];
         let mut total = s.all.len() as u64;
         // The others' hole cards, taken out of the counted player's hands.
         let mut cards = [0usize; 2 * MAX_PLAYERS];
@@ -308,6 +316,9 @@ fn below_equal(sorted: &[u16], m: u16) -> (u64, u64) {
 /// Per-thread buffers reused from board to board.
 struct Scratch {
     strengths: Vec<Vec<Strength>>,
+    /// Per other player and hand: the counted player's hands below and
+    /// equal to it on this board.
+    place: Vec<Vec<(u64, u64)>>,
     all: Vec<Strength>,
     card_sorted: Vec<Strength>,
     card_range: [(u32, u32); 52],
@@ -317,6 +328,11 @@ impl Scratch {
     fn new(plan: &Plan) -> Scratch {
         Scratch {
             strengths: plan
+                .hands
+                .iter()
+                .map(|h| Vec::with_capacity(h.len()))
+                .collect(),
+            place: plan
                 .hands
                 .iter()
                 .map(|h| Vec::with_capacity(h.len()))
