@@ -10,7 +10,7 @@
 //! absolute differences per lane adds each hand's bytes. The lookups stay
 //! scalar. Without AVX2, or off x86-64, hands go one at a time.
 
-use super::eval::{Hand, Strength, Tables};
+use super::eval::{Strength, Tables};
 use crate::cards::Card;
 
 /// `out[i]` = the strength of `hands[i]`. Panics if the lengths differ.
@@ -30,7 +30,7 @@ pub fn strengths_of_sevens(t: &Tables, hands: &[[Card; 7]], out: &mut [Strength]
 /// tail.
 pub fn one_at_a_time(t: &Tables, hands: &[[Card; 7]], out: &mut [Strength]) {
     for (h, o) in hands.iter().zip(out) {
-        *o = t.strength(Hand::from_cards(h));
+        *o = t.strength_of_cards(h);
     }
 }
 
@@ -38,7 +38,7 @@ pub fn one_at_a_time(t: &Tables, hands: &[[Card; 7]], out: &mut [Strength]) {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{one_at_a_time, Card, Hand, Strength, Tables};
+    use super::{one_at_a_time, Card, Strength, Tables};
     use crate::holdem::eval::RANK_MULTIPLIERS;
 
     /// A shuffle table (the same in both 128-bit halves): byte `k` of each
@@ -121,7 +121,7 @@ mod avx2 {
                 *o = if l >> 32 == 0 {
                     t.seven_rank_strength(l as u32)
                 } else {
-                    t.strength(Hand::from_cards(h))
+                    t.strength_of_cards(h)
                 };
             }
         }

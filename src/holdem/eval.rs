@@ -225,7 +225,7 @@ pub const fn rank_unit(rank: u8) -> u32 {
 /// Strength of 5, 6 or 7 distinct cards.
 pub fn evaluate(cards: &[Card]) -> Strength {
     debug_assert!((5..=7).contains(&cards.len()));
-    Hand::from_cards(cards).strength()
+    tables().strength_of_cards(cards)
 }
 
 /// The generated lookup tables, all in one array so that a hot loop
@@ -275,6 +275,41 @@ impl Tables {
         self.row_hash(FEWER_ROWS, FEWER_SLOTS, FEWER_SLOT_MASK, hand.key as u32)
     }
 
+    /// The strength of 5 to 7 distinct cards, one hand at a time: only
+    /// their keys are added (one load and one add a card); the suit masks,
+    /// which only a flush needs (about 3% of 7-card hands), are built from
+    /// the cards on that path alone. Equal to `strength(Hand::from_cards)`.
+    #[inline(always)]
+    pub fn strength_of_cards(&self, cards: &[Card]) -> Strength {
+        let key = cards
+            .iter()
+            .fold(KEY_BIAS, |k, c| k + CARD_BITS[c.index() as usize]);
+        if key & (FLUSH_BITS | FEWER_BIT) == 0 {
+            return self.seven_rank_strength(key as u32);
+        }
+        self.strength_with_suits(key, cards)
+    }
+
+    /// [`Self::strength_of_cards`] off the 7-card path: a flush, or fewer
+    /// cards.
+    #[cold]
+    fn strength_with_suits(&self, key: u64, cards: &[Card]) -> Strength {
+        let suits = cards
+            .iter()
+            .fold(0, |s, c| s | CARD_BITS[256 + c.index() as usize]);
+        self.strength(Hand { key, suits })
+    }
+
+    /// [`Self::strength`] kept out of line, for loops whose hot path is the
+    /// 7-card one: inlining the rare flush path there makes the compiler
+    /// merge the two paths' final loads, which costs the hot path two
+    /// instructions.
+    #[cold]
+    #[inline(never)]
+    fn strength_cold(&self, hand: Hand) -> Strength {
+        self.strength(hand)
+    }
+
     /// The strength of 7 cards with this rank key (a [`Hand::rank_key`]
     /// plus [`rank_unit`]s) when no five of them share a suit.
     #[inline(always)]
@@ -311,23 +346,38 @@ impl Tables {
 /// lexicographic order of card indices. Nested loops add one card per
 /// level, so each hand costs one addition and one lookup: this is both the
 /// oracle test's walk and the sequential-evaluation benchmark.
+/// The last card's suit mask is added only on the flush path, as in
+/// [`Tables::strength_of_cards`].
 #[inline]
 pub fn for_each_seven_card_strength(t: &Tables, mut f: impl FnMut(Strength)) {
-    let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
+    let card = Card::from_index;
     for a in 0..52 {
-        let ha = Hand::EMPTY.with(deck[a]);
+        let ha = Hand::EMPTY.with(card(a));
         for b in a + 1..52 {
-            let hb = ha.with(deck[b]);
+            let hb = ha.with(card(b));
             for c in b + 1..52 {
-                let hc = hb.with(deck[c]);
+                let hc = hb.with(card(c));
                 for d in c + 1..52 {
-                    let hd = hc.with(deck[d]);
+                    let hd = hc.with(card(d));
                     for e in d + 1..52 {
-                        let he = hd.with(deck[e]);
+                        let he = hd.with(card(e));
                         for g in e + 1..52 {
-                            let hg = he.with(deck[g]);
-                            for &card in &deck[g + 1..] {
-                                f(t.strength(hg.with(card)));
+                            let hg = he.with(card(g));
+                            // The last card's key and suit bits side by
+                            // side: one induction variable for both.
+                            let rest = g as usize + 1..52;
+                            let keys = &CARD_BITS[rest.clone()];
+                            let suits = &CARD_BITS[256 + rest.start..256 + rest.end];
+                            for (&k, &s) in keys.iter().zip(suits) {
+                                let key = hg.key + k;
+                                f(if key & (FLUSH_BITS | FEWER_BIT) == 0 {
+                                    t.seven_rank_strength(key as u32)
+                                } else {
+                                    t.strength_cold(Hand {
+                                        key,
+                                        suits: hg.suits | s,
+                                    })
+                                });
                             }
                         }
                     }
@@ -493,6 +543,8 @@ mod tests {
             for _ in 0..30_000 {
                 deck.shuffle(&mut rng);
                 let cards = &deck[..n];
+                // Both one-at-a-time forms: keys only, and the whole hand.
+                assert_eq!(evaluate(cards), Hand::from_cards(cards).strength());
                 assert_eq!(
                     evaluate(cards),
                     reference::evaluate(cards),

@@ -1,0 +1,372 @@
+//! A fair comparison of 7-card evaluators: every side reads the same file of
+//! hands and does the same work on it, in alternated rounds.
+//!
+//! ```sh
+//! cargo bench --bench eval_peers -- write hands64k.bin 65536
+//! cargo bench --bench eval_peers -- run hands64k.bin --rounds 7 --peer ./driver
+//! cargo bench --bench eval_peers -- run hands1e7.bin --rounds 5 --enumerate --peer ./driver
+//! ```
+//!
+//! **The hands file**: no header; 7 bytes per hand, each a card index
+//! `4 * rank + suit` (rank 0 = deuce .. 12 = ace, suit 0..3), the 7 cards of
+//! a hand distinct. `write` draws them with a partial Fisher-Yates shuffle
+//! from `game_rng(seed, 0)` (seed 7 unless `--seed`), so the same command
+//! writes the same file.
+//!
+//! **What is measured** (one thread, CPU time of that thread from
+//! `/proc/thread-self/schedstat`, so time the shared machine gives to other
+//! programs is not counted; wall time where that file is missing):
+//! - `one`: each hand evaluated from its 7 cards, one at a time, the
+//!   strengths summed (`Tables::strength_of_cards`, what `eval::evaluate`
+//!   calls);
+//! - `batch`: the same hands through `batch_eval::strengths_of_sevens`;
+//! - `enum` (with `--enumerate`): all 133,784,560 7-card hands in nested
+//!   loops, one card added per level (`for_each_seven_card_strength`).
+//!
+//! Passes over the file repeat until a pass count calibrated by one
+//! untimed pass fills `--min-time` seconds (1 unless told; the kernel's
+//! count of a thread's CPU time moves in steps of a few milliseconds).
+//!
+//! **A peer** is any program given as `--peer CMD`; each round runs
+//! `CMD FILE MIN_TIME ENUMERATE(0|1)` and reads from its stdout the lines
+//! `categories N1 .. N9` (how many of the file's hands fall in each hand
+//! category, high card first: the check that both sides evaluated the same
+//! hands, compared before any rate is printed), `one HANDS SECONDS` and,
+//! when asked, `enum HANDS SECONDS`. Rounds alternate which side goes
+//! first. The table prints each round's rates in M hands/s, cardsim over
+//! the peer per round, and the medians.
+
+use std::hint::black_box;
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+use cardsim::cards::Card;
+use cardsim::holdem::batch_eval::strengths_of_sevens;
+use cardsim::holdem::eval::{category, for_each_seven_card_strength, tables, Hand, Tables};
+use cardsim::rng::game_rng;
+use rand::seq::SliceRandom;
+
+fn main() -> ExitCode {
+    // `cargo bench` adds `--bench`; it means nothing here.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let result = match args.first().map(String::as_str) {
+        Some("write") => write(&args[1..]),
+        Some("run") => run(&args[1..]),
+        _ => Err(
+            "usage: eval_peers write FILE N [--seed S] | run FILE [--rounds R] \
+             [--min-time SECS] [--enumerate] [--peer CMD]"
+                .into(),
+        ),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("eval_peers: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+type Res<T> = Result<T, String>;
+
+/// The value after `flag` in `args`, parsed, or `default`.
+fn flag<T: std::str::FromStr>(args: &[String], flag: &str, default: T) -> Res<T> {
+    match args.iter().position(|a| a == flag) {
+        None => Ok(default),
+        Some(i) => args
+            .get(i + 1)
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| format!("{flag} needs a value")),
+    }
+}
+
+fn write(args: &[String]) -> Res<()> {
+    let (path, n) = match args {
+        [path, n, ..] => (path, n.parse::<usize>().map_err(|_| "N: a count")?),
+        _ => return Err("write FILE N".into()),
+    };
+    let seed = flag(args, "--seed", 7u64)?;
+    let mut deck: Vec<u8> = (0..52).collect();
+    let mut rng = game_rng(seed, 0);
+    let mut bytes = Vec::with_capacity(7 * n);
+    for _ in 0..n {
+        let (cards, _) = deck.partial_shuffle(&mut rng, 7);
+        bytes.extend_from_slice(cards);
+    }
+    std::fs::write(path, bytes).map_err(|e| format!("{path}: {e}"))?;
+    println!("wrote {n} hands ({} bytes) to {path}", 7 * n);
+    Ok(())
+}
+
+fn read_hands(path: &str) -> Res<Vec<[Card; 7]>> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    if bytes.is_empty() || bytes.len() % 7 != 0 {
+        return Err(format!("{path}: not a whole number of 7-byte hands"));
+    }
+    bytes
+        .chunks_exact(7)
+        .enumerate()
+        .map(|(i, h)| {
+            let used = h.iter().fold(0u64, |m, &c| m | 1 << (c & 63));
+            if h.iter().any(|&c| c >= 52) || used.count_ones() != 7 {
+                return Err(format!("{path}: hand {i} is not 7 distinct cards"));
+            }
+            Ok(std::array::from_fn(|k| Card::from_index(h[k])))
+        })
+        .collect()
+}
+
+/// CPU time of this thread in seconds (wall time if the kernel does not
+/// say).
+fn cpu_seconds(wall: Instant) -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or_else(|| wall.elapsed().as_secs_f64(), |ns| ns as f64 * 1e-9)
+}
+
+/// Runs `work(passes)` once untimed to calibrate (by wall time: the
+/// kernel updates a running thread's CPU time only every few
+/// milliseconds), then timed with enough passes for `min_time`; returns
+/// (hands, seconds).
+fn measure(per_pass: u64, min_time: f64, mut work: impl FnMut(u64) -> u64) -> (u64, f64) {
+    let origin = Instant::now();
+    black_box(work(1));
+    let one = origin.elapsed().as_secs_f64().max(1e-6);
+    let passes = (min_time / one).ceil().max(1.0) as u64;
+    let t0 = cpu_seconds(origin);
+    black_box(work(passes));
+    (passes * per_pass, cpu_seconds(origin) - t0)
+}
+
+// Not inlined, so that a profile (callgrind) shows each loop apart.
+#[inline(never)]
+fn one_at_a_time(t: &Tables, hands: &[[Card; 7]], passes: u64) -> u64 {
+    let mut sum = 0u32;
+    for _ in 0..passes {
+        // One black_box for the whole table, as a peer's loop reads a plain
+        // array, not one per hand.
+        for h in black_box(hands) {
+            sum = sum.wrapping_add(u32::from(t.strength_of_cards(h)));
+        }
+    }
+    u64::from(sum)
+}
+
+// Not inlined, so that a profile (callgrind) shows each loop apart.
+#[inline(never)]
+fn batch(t: &Tables, hands: &[[Card; 7]], out: &mut [u16], passes: u64) -> u64 {
+    let mut sum = 0u32;
+    for _ in 0..passes {
+        strengths_of_sevens(t, black_box(hands), out);
+        sum = out.iter().fold(sum, |s, &x| s.wrapping_add(u32::from(x)));
+    }
+    u64::from(sum)
+}
+
+// Not inlined, so that a profile (callgrind) shows each loop apart.
+#[inline(never)]
+fn enumerate(t: &Tables, passes: u64) -> u64 {
+    let mut sum = 0u64;
+    for _ in 0..passes {
+        for_each_seven_card_strength(black_box(t), |s| sum += u64::from(s));
+    }
+    sum
+}
+
+/// One side's rates in a round, M hands/s.
+#[derive(Default, Clone, Copy)]
+struct Rates {
+    one: f64,
+    batch: f64,
+    enumerate: f64,
+}
+
+fn mhs((hands, secs): (u64, f64)) -> f64 {
+    hands as f64 / secs / 1e6
+}
+
+fn run(args: &[String]) -> Res<()> {
+    let path = args.first().ok_or("run FILE")?;
+    let rounds = flag(args, "--rounds", 5usize)?;
+    let min_time = flag(args, "--min-time", 1.0f64)?;
+    let with_enum = args.iter().any(|a| a == "--enumerate");
+    let peer: Option<String> = flag(args, "--peer", String::new())?.into();
+    let peer = peer.filter(|p| !p.is_empty());
+    let hands = read_hands(path)?;
+    let t = tables();
+    let n = hands.len() as u64;
+
+    let mut categories = [0u64; 9];
+    for h in &hands {
+        categories[category(t.strength(Hand::from_cards(h))) as usize] += 1;
+    }
+    println!(
+        "{} hands from {path}; categories {:?}; one thread, CPU time; rounds alternate",
+        n, categories
+    );
+
+    let mut ours = Vec::new();
+    let mut theirs = Vec::new();
+    let mut out = vec![0u16; hands.len()];
+    for round in 0..rounds {
+        let mut mine = || Rates {
+            one: mhs(measure(n, min_time, |p| one_at_a_time(t, &hands, p))),
+            batch: mhs(measure(n, min_time, |p| batch(t, &hands, &mut out, p))),
+            enumerate: if with_enum {
+                mhs(measure(133_784_560, min_time, |p| enumerate(t, p)))
+            } else {
+                0.0
+            },
+        };
+        let (a, b) = match &peer {
+            None => (mine(), None),
+            Some(cmd) if round % 2 == 0 => {
+                let a = mine();
+                (
+                    a,
+                    Some(run_peer(cmd, path, min_time, with_enum, &categories)?),
+                )
+            }
+            Some(cmd) => {
+                let b = run_peer(cmd, path, min_time, with_enum, &categories)?;
+                (mine(), Some(b))
+            }
+        };
+        print!(
+            "round {round}: cardsim one {:.0} batch {:.0}",
+            a.one, a.batch
+        );
+        if with_enum {
+            print!(" enum {:.0}", a.enumerate);
+        }
+        if let Some(b) = b {
+            print!(
+                " | peer one {:.0} (ratio {:.3}) | batch/peer one {:.3}",
+                b.one,
+                a.one / b.one,
+                a.batch / b.one
+            );
+            if with_enum {
+                print!(
+                    " | peer enum {:.0} (ratio {:.3})",
+                    b.enumerate,
+                    a.enumerate / b.enumerate
+                );
+            }
+            theirs.push(b);
+        }
+        println!();
+        ours.push(a);
+    }
+    let med = |v: Vec<f64>| -> f64 {
+        let mut v = v;
+        v.sort_by(f64::total_cmp);
+        let m = v.len() / 2;
+        if v.len() % 2 == 1 {
+            v[m]
+        } else {
+            (v[m - 1] + v[m]) / 2.0
+        }
+    };
+    let col = |v: &[Rates], f: fn(&Rates) -> f64| v.iter().map(f).collect::<Vec<f64>>();
+    println!(
+        "median M hands/s: cardsim one {:.0}, batch {:.0}{}",
+        med(col(&ours, |r| r.one)),
+        med(col(&ours, |r| r.batch)),
+        if with_enum {
+            format!(", enum {:.0}", med(col(&ours, |r| r.enumerate)))
+        } else {
+            String::new()
+        }
+    );
+    if !theirs.is_empty() {
+        let ratios = |f: fn(&Rates) -> f64, g: fn(&Rates) -> f64| -> Vec<f64> {
+            ours.iter().zip(&theirs).map(|(a, b)| f(a) / g(b)).collect()
+        };
+        let show = |v: &[f64]| {
+            v.iter()
+                .map(|r| format!("{r:.3}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let one = ratios(|r| r.one, |r| r.one);
+        let bat = ratios(|r| r.batch, |r| r.one);
+        println!(
+            "median M hands/s: peer one {:.0}{}",
+            med(col(&theirs, |r| r.one)),
+            if with_enum {
+                format!(", enum {:.0}", med(col(&theirs, |r| r.enumerate)))
+            } else {
+                String::new()
+            }
+        );
+        println!(
+            "one/peer one, per round: {} (median {:.3})",
+            show(&one),
+            med(one.clone())
+        );
+        println!(
+            "batch/peer one, per round: {} (median {:.3})",
+            show(&bat),
+            med(bat.clone())
+        );
+        if with_enum {
+            let en = ratios(|r| r.enumerate, |r| r.enumerate);
+            println!(
+                "enum/peer enum, per round: {} (median {:.3})",
+                show(&en),
+                med(en.clone())
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Runs the peer once and checks it saw the same hands.
+fn run_peer(cmd: &str, path: &str, min_time: f64, with_enum: bool, want: &[u64; 9]) -> Res<Rates> {
+    let out = Command::new(cmd)
+        .args([
+            path,
+            &min_time.to_string(),
+            if with_enum { "1" } else { "0" },
+        ])
+        .output()
+        .map_err(|e| format!("{cmd}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{cmd} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut rates = Rates::default();
+    let mut seen = false;
+    for line in text.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let num = |i: usize| -> Res<f64> {
+            w.get(i)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| format!("{cmd}: bad line {line:?}"))
+        };
+        match w.first().copied() {
+            Some("categories") => {
+                let got: Vec<u64> = w[1..].iter().filter_map(|v| v.parse().ok()).collect();
+                if got != want {
+                    return Err(format!("{cmd} counts categories {got:?}, cardsim {want:?}"));
+                }
+                seen = true;
+            }
+            Some("one") => rates.one = num(1)? / num(2)? / 1e6,
+            Some("enum") => rates.enumerate = num(1)? / num(2)? / 1e6,
+            _ => {}
+        }
+    }
+    if !seen {
+        return Err(format!("{cmd} printed no categories line"));
+    }
+    Ok(rates)
+}
