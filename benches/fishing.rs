@@ -2,6 +2,11 @@
 //! fixed set of seeded deals so every run measures the same work.
 //!
 //! `cargo bench --bench fishing`
+//!
+//! With `FISHING_DEALS=FILE` the deals are read from FILE instead (54 bytes
+//! a deal, faces 0..12 for 2..A and 13 for a joker, front of the deck
+//! first): the file `scripts/peers/fishing/` plays with its Java
+//! reference, for a side-by-side comparison on the same deals.
 
 use std::hint::black_box;
 
@@ -25,8 +30,27 @@ fn deals(n: u64) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// The deals of a `FISHING_DEALS` file, each checked to be a fishing deck.
+fn deals_from(path: &str) -> Vec<Vec<u8>> {
+    let bytes = std::fs::read(path).expect("FISHING_DEALS names a readable file");
+    let mut sorted_deck = fishing::deck();
+    sorted_deck.sort_unstable();
+    bytes
+        .chunks_exact(54)
+        .map(|d| {
+            let mut sorted = d.to_vec();
+            sorted.sort_unstable();
+            assert_eq!(sorted, sorted_deck, "not a fishing deck: {d:?}");
+            d.to_vec()
+        })
+        .collect()
+}
+
 fn engine(c: &mut Criterion) {
-    let deals = deals(1000);
+    let deals = match std::env::var("FISHING_DEALS") {
+        Ok(path) => deals_from(&path),
+        Err(_) => deals(1000),
+    };
     let cards: u64 = deals
         .iter()
         .map(|d| {
@@ -37,7 +61,7 @@ fn engine(c: &mut Criterion) {
         .sum();
     let mut g = c.benchmark_group("fishing");
     g.throughput(Throughput::Elements(cards));
-    g.bench_function("play 1000 deals (per card)", |b| {
+    g.bench_function("play the deals (per card)", |b| {
         b.iter(|| {
             for d in &deals {
                 black_box(fishing::play(black_box(d), Rules::default(), DEFAULT_CARD_LIMIT).ok());
