@@ -6,7 +6,11 @@
 //! With `FISHING_DEALS=FILE` the deals are read from FILE instead (54 bytes
 //! a deal, faces 0..12 for 2..A and 13 for a joker, front of the deck
 //! first): the file `scripts/peers/fishing/` plays with its Java
-//! reference, for a side-by-side comparison on the same deals.
+//! reference, for a side-by-side comparison on the same deals. With
+//! `FISHING_CPU_PASSES=N` as well, it plays the deals N times and prints
+//! each pass's ns per card by the thread's CPU time (the clock the Java
+//! reference uses: `/proc/thread-self/schedstat`, fair on a shared machine),
+//! instead of running criterion.
 
 use std::hint::black_box;
 
@@ -46,11 +50,45 @@ fn deals_from(path: &str) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// CPU time of the calling thread in ns (Linux), or 0 if unreadable.
+fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The `FISHING_CPU_PASSES` mode: passes over the deals timed by CPU time.
+fn cpu_passes(deals: &[Vec<u8>], passes: usize) {
+    for pass in 0..=passes {
+        let t0 = thread_cpu_ns();
+        let mut cards = 0u64;
+        for d in deals {
+            let rec = fishing::play(black_box(d), Rules::default(), DEFAULT_CARD_LIMIT);
+            cards += black_box(rec.expect("valid deal")).cards_played;
+        }
+        let ns = thread_cpu_ns() - t0;
+        let what = if pass == 0 { "warmup" } else { "pass" };
+        println!(
+            "{what} deals={} cards={cards} ns_per_card={:.3}",
+            deals.len(),
+            ns as f64 / cards as f64
+        );
+    }
+}
+
 fn engine(c: &mut Criterion) {
     let deals = match std::env::var("FISHING_DEALS") {
         Ok(path) => deals_from(&path),
         Err(_) => deals(1000),
     };
+    if let Some(passes) = std::env::var("FISHING_CPU_PASSES")
+        .ok()
+        .and_then(|p| p.parse().ok())
+    {
+        cpu_passes(&deals, passes);
+        std::process::exit(0);
+    }
     let cards: u64 = deals
         .iter()
         .map(|d| {

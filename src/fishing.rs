@@ -315,12 +315,21 @@ impl Table {
         if self.rules.reverse_captures {
             pile.push_back(card);
             taken.iter().rev().for_each(|&f| pile.push_back(f));
+            for &f in taken {
+                self.pos[f as usize] = NONE;
+            }
         } else {
-            taken.iter().for_each(|&f| pile.push_back(f));
-            pile.push_back(card);
-        }
-        for &f in taken {
-            self.pos[f as usize] = NONE;
+            // The default rules' capture, in one pass: each taken card to
+            // the pile's tail and out of the row's index, the pile's length
+            // stored once.
+            let mut tail = pile.head + pile.len;
+            for &f in taken {
+                pile.buf[tail % MAX_CARDS] = f;
+                tail += 1;
+                self.pos[f as usize] = NONE;
+            }
+            pile.buf[tail % MAX_CARDS] = card;
+            pile.len += cards as usize;
         }
         self.row_len = from;
         Step::Captured {
