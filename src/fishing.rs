@@ -96,6 +96,24 @@ pub struct Record {
     pub max_pile: u32,
 }
 
+impl Record {
+    /// The record of a game about to start at `t`: nothing played yet, the
+    /// largest pile as dealt.
+    fn at_start(t: &Table) -> Record {
+        Record {
+            outcome: Outcome::Win { winner: 0 },
+            cards_played: 0,
+            captures: [0; MAX_PLAYERS],
+            jack_captures: 0,
+            longest_capture: 0,
+            max_pile: (0..t.rules.players)
+                .map(|p| t.pile_len(p))
+                .max()
+                .unwrap_or(0) as u32,
+        }
+    }
+}
+
 /// Errors in a given deal.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum DealError {
@@ -504,17 +522,7 @@ fn play_table(start: Table, limit: u64) -> Record {
 fn play_checking_from(start: Table, limit: u64, check_from: u64) -> Record {
     let stop = limit.min(check_from);
     let mut t = start.clone();
-    let mut rec = Record {
-        outcome: Outcome::Win { winner: 0 },
-        cards_played: 0,
-        captures: [0; MAX_PLAYERS],
-        jack_captures: 0,
-        longest_capture: 0,
-        max_pile: (0..t.rules.players)
-            .map(|p| t.pile_len(p))
-            .max()
-            .unwrap_or(0) as u32,
-    };
+    let mut rec = Record::at_start(&t);
     loop {
         let mover = t.mover;
         let step = t.step();
@@ -546,17 +554,7 @@ fn play_checking_from(start: Table, limit: u64, check_from: u64) -> Record {
 /// card: the engine [`play_table`] reproduces, and falls back to.
 fn play_checked(start: Table, limit: u64) -> Record {
     let mut t = start.clone();
-    let mut rec = Record {
-        outcome: Outcome::Win { winner: 0 },
-        cards_played: 0,
-        captures: [0; MAX_PLAYERS],
-        jack_captures: 0,
-        longest_capture: 0,
-        max_pile: (0..t.rules.players)
-            .map(|p| t.pile_len(p))
-            .max()
-            .unwrap_or(0) as u32,
-    };
+    let mut rec = Record::at_start(&t);
     let mut brent = Brent::new(&t);
     loop {
         let mover = t.mover;

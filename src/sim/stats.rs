@@ -174,25 +174,7 @@ impl Accumulator {
         self.sum_sq += i128::from(stored) * i128::from(stored);
         self.min = self.min.min(stored);
         self.max = self.max.max(stored);
-        if self.hist.is_none() {
-            return;
-        }
-        let (h, magnitude) = if stored >= 0 {
-            (self.hist.as_mut(), stored as u64)
-        } else {
-            (
-                Some(self.hist_neg.get_or_insert_with(new_histogram)),
-                stored.unsigned_abs(),
-            )
-        };
-        if let Some(h) = h {
-            // `record` grows the auto-resizing histogram; `saturating_record`
-            // would silently clamp to its current top (regression test
-            // `percentiles_beyond_the_initial_range`).
-            if h.record(magnitude).is_err() {
-                h.saturating_record(magnitude);
-            }
-        }
+        self.count_in_histogram(stored, 1);
     }
 
     /// Adds the values a worker folded into `folded` (exact: the same sums,
@@ -210,23 +192,31 @@ impl Accumulator {
         self.sum_sq += folded.sum_sq;
         self.min = self.min.min(folded.min);
         self.max = self.max.max(folded.max);
+        for &(stored, n) in &folded.runs {
+            self.count_in_histogram(stored, n);
+        }
+    }
+
+    /// Counts `n` occurrences of a stored value in the histogram of its
+    /// sign (none for metrics without histograms).
+    fn count_in_histogram(&mut self, stored: i64, n: u64) {
         if self.hist.is_none() {
             return;
         }
-        for &(stored, n) in &folded.runs {
-            let (h, magnitude) = if stored >= 0 {
-                (self.hist.as_mut(), stored as u64)
-            } else {
-                (
-                    Some(self.hist_neg.get_or_insert_with(new_histogram)),
-                    stored.unsigned_abs(),
-                )
-            };
-            if let Some(h) = h {
-                // As in `record`: grow rather than clamp.
-                if h.record_n(magnitude, n).is_err() {
-                    h.saturating_record_n(magnitude, n);
-                }
+        let (h, magnitude) = if stored >= 0 {
+            (self.hist.as_mut(), stored as u64)
+        } else {
+            (
+                Some(self.hist_neg.get_or_insert_with(new_histogram)),
+                stored.unsigned_abs(),
+            )
+        };
+        if let Some(h) = h {
+            // `record_n` grows the auto-resizing histogram;
+            // `saturating_record_n` would silently clamp to its current top
+            // (regression test `percentiles_beyond_the_initial_range`).
+            if h.record_n(magnitude, n).is_err() {
+                h.saturating_record_n(magnitude, n);
             }
         }
     }
