@@ -42,35 +42,11 @@ fn evaluate(hand: &str) -> PyResult<(Strength, &'static str, &'static str, Strin
     let cards = parse_hand(hand)?;
     let strength = Hand::from_cards(&cards).strength();
     let cat = category(strength);
-    // The library's `best_five` tries the 21 subsets with the slow
-    // reference evaluator; pick the subset with the fast one (the first of
-    // the strongest, in the same order, so the same five) and let it only
-    // order those five for display.
-    let n = cards.len();
-    let t = tables();
-    let mut five = [cards[0]; 5];
-    let mut top = 0;
-    for a in 0..n {
-        for b in a + 1..n {
-            for c in b + 1..n {
-                for d in c + 1..n {
-                    for e in d + 1..n {
-                        let f = [cards[a], cards[b], cards[c], cards[d], cards[e]];
-                        let s = t.strength(f.iter().fold(Hand::EMPTY, |h, &x| h.with(x)));
-                        if s > top {
-                            (five, top) = (f, s);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    debug_assert_eq!(top, strength);
     Ok((
         strength,
         cat.key(),
         cat.name(),
-        format_cards(&best_five(&five)),
+        format_cards(&best_five(&cards)),
     ))
 }
 

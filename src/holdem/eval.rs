@@ -454,10 +454,36 @@ pub mod reference {
     }
 }
 
+/// The first of the strongest 5-card subsets of 5 to 7 cards, in the
+/// reference's subset order (so the same five it picks: equal strengths are
+/// equal values), scored with the fast tables.
+fn strongest_five(cards: &[Card]) -> [Card; 5] {
+    let n = cards.len();
+    assert!((5..=7).contains(&n), "5 to 7 cards");
+    let t = tables();
+    let (mut five, mut top) = ([cards[0]; 5], 0);
+    for a in 0..n {
+        for b in a + 1..n {
+            for c in b + 1..n {
+                for d in c + 1..n {
+                    for e in d + 1..n {
+                        let f = [cards[a], cards[b], cards[c], cards[d], cards[e]];
+                        let s = t.strength(Hand::from_cards(&f));
+                        if s > top {
+                            (five, top) = (f, s);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    five
+}
+
 /// The best five cards of 5 to 7, strongest first within their groups (for
 /// display: `As Ks Qs Js Ts`).
 pub fn best_five(cards: &[Card]) -> [Card; 5] {
-    let (mut five, _) = reference::best_five(cards);
+    let mut five = strongest_five(cards);
     let count = |c: &Card| five.iter().filter(|d| d.rank() == c.rank()).count();
     let counts: Vec<usize> = five.iter().map(count).collect();
     let mut idx: Vec<usize> = (0..5).collect();
@@ -551,6 +577,8 @@ mod tests {
                     "{}",
                     crate::cards::format_cards(cards)
                 );
+                // The fast subset pick is the reference's subset.
+                assert_eq!(strongest_five(cards), reference::best_five(cards).0);
             }
         }
     }
