@@ -112,6 +112,16 @@ impl Record {
                 .unwrap_or(0) as u32,
         }
     }
+
+    /// Counts a capture of `cards` cards by `mover` (with a J or not), who
+    /// now holds the pile of `t`.
+    #[inline]
+    fn add_capture(&mut self, mover: usize, cards: u32, jack: bool, t: &Table) {
+        self.captures[mover] += 1;
+        self.jack_captures += u32::from(jack);
+        self.longest_capture = self.longest_capture.max(cards);
+        self.max_pile = self.max_pile.max(t.piles[mover].len as u32);
+    }
 }
 
 /// Errors in a given deal.
@@ -538,10 +548,7 @@ fn play_checking_from(start: Table, limit: u64, check_from: u64) -> Record {
                 return rec;
             }
             Step::Captured { cards, jack } => {
-                rec.captures[mover] += 1;
-                rec.jack_captures += u32::from(jack);
-                rec.longest_capture = rec.longest_capture.max(cards);
-                rec.max_pile = rec.max_pile.max(t.piles[mover].len as u32);
+                rec.add_capture(mover, cards, jack, &t);
                 if rec.cards_played >= stop {
                     return play_checked(start, limit);
                 }
@@ -571,10 +578,7 @@ fn play_checked(start: Table, limit: u64) -> Record {
                 return rec;
             }
             Step::Captured { cards, jack } => {
-                rec.captures[mover] += 1;
-                rec.jack_captures += u32::from(jack);
-                rec.longest_capture = rec.longest_capture.max(cards);
-                rec.max_pile = rec.max_pile.max(t.piles[mover].len as u32);
+                rec.add_capture(mover, cards, jack, &t);
                 if let Some(length) = brent.see(&t, rec.cards_played) {
                     let start_at = cycle_entry(&start, length);
                     rec.outcome = Outcome::Cycle {
