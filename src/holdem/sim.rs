@@ -361,7 +361,7 @@ impl Game for HoldemGame {
         let f = r.figures;
         row.int(self.players());
         row.int(h.config().button + 1);
-        row.text(street_name(h.board().len()));
+        row.word(street_name(h.board().len()));
         row.flag(pay.showdown);
         row.int(f.pot_total);
         row.int(f.pots);
@@ -370,11 +370,11 @@ impl Game for HoldemGame {
         row.flag(f.split);
         row.int(f.odd_chips);
         match pay.strengths.iter().flatten().max() {
-            Some(&best) if pay.showdown => row.text(category(best).key()),
+            Some(&best) if pay.showdown => row.word(category(best).key()),
             _ => row.empty(),
         }
         match h.all_in_board() {
-            Some(b) => row.text(street_name(b)),
+            Some(b) => row.word(street_name(b)),
             None => row.empty(),
         }
         let n = self.players();
@@ -391,7 +391,13 @@ impl Game for HoldemGame {
             }
         }
         for s in 0..n {
-            row.fixed(ev_net(r, s), 2);
+            // Without an all-in equity the adjusted result is the whole
+            // number of chips `net` (at most 2^44 in magnitude, so
+            // `fixed_int` writes what `fixed(net as f64, 2)` would).
+            match &r.allin {
+                Some(_) if !h.seats()[s].folded => row.fixed(ev_net(r, s), 2),
+                _ => row.fixed_int(net(h, s), 2),
+            }
         }
     }
 

@@ -296,8 +296,7 @@ impl<'a> Row<'a> {
     /// formatting), for hot per-game columns.
     pub fn fixed(&mut self, v: f64, decimals: u32) {
         debug_assert!(decimals <= 9);
-        let scale = 10u64.pow(decimals);
-        let x = v * scale as f64;
+        let x = v * POW10[decimals as usize] as f64;
         // Round half away from zero, as f64::round, without the libm call
         // f64::round compiles to on baseline x86-64 (a hot path).
         let scaled = if x >= 0.0 {
@@ -305,24 +304,57 @@ impl<'a> Row<'a> {
         } else {
             (x - 0.5) as i64
         };
+        self.scaled(scaled, decimals);
+    }
+
+    /// The whole number `v` as a real field with `decimals` (at most 9)
+    /// zeros after the point: the same text as `fixed(v as f64, decimals)`
+    /// whenever `v * 10^decimals` is below 2^53 in magnitude (then every
+    /// float step there is exact), without the float round trip.
+    pub fn fixed_int(&mut self, v: i64, decimals: u32) {
+        debug_assert!(decimals <= 9);
+        self.scaled(v.saturating_mul(POW10[decimals as usize] as i64), decimals);
+    }
+
+    /// Writes `scaled / 10^decimals` with exactly `decimals` digits after
+    /// the point (a `-` only when `scaled` is negative), digit by digit
+    /// from the right into a stack buffer, then copied once.
+    fn scaled(&mut self, scaled: i64, decimals: u32) {
         self.sep();
-        if scaled < 0 {
-            self.buf.push(b'-');
+        // 20 digits of u64, the point and the sign fit in 22 bytes.
+        let mut tmp = [0u8; 24];
+        let mut pos = tmp.len();
+        let mut abs = scaled.unsigned_abs();
+        for _ in 0..decimals {
+            pos -= 1;
+            tmp[pos] = b'0' + (abs % 10) as u8;
+            abs /= 10;
         }
-        let abs = scaled.unsigned_abs();
-        let mut int = itoa::Buffer::new();
-        self.buf
-            .extend_from_slice(int.format(abs / scale).as_bytes());
         if decimals > 0 {
-            self.buf.push(b'.');
-            let at = self.buf.len();
-            self.buf.resize(at + decimals as usize, b'0');
-            let mut frac = abs % scale;
-            for k in (0..decimals as usize).rev() {
-                self.buf[at + k] = b'0' + (frac % 10) as u8;
-                frac /= 10;
+            pos -= 1;
+            tmp[pos] = b'.';
+        }
+        loop {
+            pos -= 1;
+            tmp[pos] = b'0' + (abs % 10) as u8;
+            abs /= 10;
+            if abs == 0 {
+                break;
             }
         }
+        if scaled < 0 {
+            pos -= 1;
+            tmp[pos] = b'-';
+        }
+        self.buf.extend_from_slice(&tmp[pos..]);
+    }
+
+    /// A text field known to need no quoting (no comma, quote, CR or LF:
+    /// names from a fixed list), written as is without scanning it.
+    pub fn word(&mut self, v: &str) {
+        debug_assert!(!v.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')));
+        self.sep();
+        self.buf.extend_from_slice(v.as_bytes());
     }
 
     /// A text field (quoted when needed).
@@ -341,6 +373,20 @@ impl<'a> Row<'a> {
         self.buf.push(if v { b'1' } else { b'0' });
     }
 }
+
+/// 10^k for the decimals [`Row::fixed`] accepts.
+const POW10: [u64; 10] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+    1_000_000_000,
+];
 
 /// Metric values of one game, filled by [`Game::observe`].
 #[derive(Clone, Debug, Default)]
@@ -435,5 +481,64 @@ mod tests {
         assert_eq!(fixed_text(0.0001, 4), "0.0001");
         assert_eq!(fixed_text(-0.001, 2), "0.00");
         assert_eq!(fixed_text(1234.5678, 0), "1235");
+        assert_eq!(fixed_text(-1234.5678, 0), "-1235");
+        assert_eq!(fixed_text(0.0, 9), "0.000000000");
+    }
+
+    #[test]
+    fn fixed_int_matches_fixed_on_whole_numbers() {
+        use rand::RngExt;
+        let text = |f: &dyn Fn(&mut Row)| {
+            let mut buf = Vec::new();
+            let mut row = Row::new(&mut buf);
+            f(&mut row);
+            row.end();
+            String::from_utf8(buf).unwrap()
+        };
+        let mut rng = crate::rng::game_rng(9, 10);
+        let edges = [
+            0i64,
+            1,
+            -1,
+            9,
+            -9,
+            10,
+            -10,
+            99,
+            100,
+            -100,
+            1 << 44,
+            -(1 << 44),
+        ];
+        for k in 0..20_000 {
+            let v = match edges.get(k) {
+                Some(&e) => e,
+                None => rng.random_range(-(1i64 << 44)..=1 << 44) >> rng.random_range(0..44u32),
+            };
+            for d in [0u32, 1, 2, 4] {
+                if v.unsigned_abs() * POW10[d as usize] >= 1 << 53 {
+                    continue; // beyond the documented bound
+                }
+                let a = text(&|r: &mut Row| r.fixed_int(v, d));
+                let b = text(&|r: &mut Row| r.fixed(v as f64, d));
+                assert_eq!(a, b, "{v} to {d} decimals");
+            }
+        }
+    }
+
+    #[test]
+    fn word_is_text_that_needs_no_quotes() {
+        for w in ["preflop", "flop", "straight_flush", ""] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let mut row = Row::new(&mut a);
+            row.int(1u8);
+            row.word(w);
+            row.end();
+            let mut row = Row::new(&mut b);
+            row.int(1u8);
+            row.text(w);
+            row.end();
+            assert_eq!(a, b);
+        }
     }
 }

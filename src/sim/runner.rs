@@ -645,11 +645,7 @@ fn play_chunk<G: Game>(
     let mut side_rows = 0;
     let mut files = Vec::new();
     let n_games = (games.end - games.start) as usize;
-    let mut csv = Vec::with_capacity(if csv_columns.is_some() {
-        64 * n_games
-    } else {
-        0
-    });
+    let mut csv = Vec::new();
     let mut values: Vec<Vec<i64>> = (0..kinds.len())
         .map(|_| Vec::with_capacity(n_games))
         .collect();
@@ -670,6 +666,11 @@ fn play_chunk<G: Game>(
                 )));
             }
             row.end();
+            if index == games.start {
+                // Room for the chunk's rows at the first row's length and
+                // a quarter more, so the buffer rarely grows (and copies).
+                csv.reserve(csv.len() * n_games * 5 / 4);
+            }
         }
         if wanted.any() {
             let mut extras =

@@ -85,7 +85,8 @@ pub struct Folded {
 }
 
 impl Folded {
-    /// Folds `values`. `table` is scratch space reused from call to call:
+    /// Folds `values`. `table` is scratch space reused from call to call
+    /// (empty or as the previous call left it: all slots empty again):
     /// the distinct values are counted in an open-addressing hash table at
     /// most half full (a few instructions a value; sorting the chunk cost
     /// ten times more).
@@ -98,20 +99,30 @@ impl Folded {
             max: i64::MIN,
             runs: Vec::new(),
         };
+        // Squares as u64 x u64 -> u128 (one multiplication; the i128
+        // product of sign-extended values takes three).
+        let mut sum_sq = 0u128;
         for &v in values {
             f.sum += i128::from(v);
-            f.sum_sq += i128::from(v) * i128::from(v);
+            let a = u128::from(v.unsigned_abs());
+            sum_sq += a * a;
             f.min = f.min.min(v);
             f.max = f.max.max(v);
         }
+        f.sum_sq = sum_sq as i128;
         if !kind.has_histogram() || values.is_empty() {
             return f;
         }
         let size = (2 * values.len()).next_power_of_two();
         let bits = size.trailing_zeros();
         let mask = size - 1;
-        table.clear();
-        table.resize(size, (0, 0));
+        // The table is all empty slots between calls (the scan below
+        // empties each slot it reads), so it is cleared only when it grows.
+        if table.len() < size {
+            table.clear();
+            table.resize(size, (0, 0));
+        }
+        let table = &mut table[..size];
         for &v in values {
             // Fibonacci hashing: the top bits of v times 2^64/phi.
             let mut i = ((v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
@@ -128,7 +139,12 @@ impl Folded {
                 i = (i + 1) & mask;
             }
         }
-        f.runs = table.iter().filter(|s| s.1 > 0).copied().collect();
+        for slot in table.iter_mut() {
+            if slot.1 > 0 {
+                f.runs.push(*slot);
+                *slot = (0, 0);
+            }
+        }
         f
     }
 }
