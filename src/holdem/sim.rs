@@ -172,11 +172,12 @@ struct Figures {
 }
 
 fn figures(h: &HandState) -> Figures {
-    let pay = h.payout().expect("a finished hand");
+    let settled = h.settled().expect("a finished hand");
+    let pots = settled.pots();
     let mut split = false;
     let mut odd = 0;
-    for (pot, shares) in pay.pots.iter().zip(&pay.shares) {
-        let k = shares.len() as u64;
+    for pot in pots {
+        let k = u64::from(pot.winners.count_ones());
         if k > 1 {
             split = true;
             odd += pot.amount % k;
@@ -184,9 +185,9 @@ fn figures(h: &HandState) -> Figures {
     }
     let stacks = &h.config().stacks;
     Figures {
-        pot_total: pay.pots.iter().map(|p| p.amount).sum(),
-        pots: pay.pots.len(),
-        side_pot_total: pay.pots.iter().skip(1).map(|p| p.amount).sum(),
+        pot_total: pots.iter().map(|p| p.amount).sum(),
+        pots: pots.len(),
+        side_pot_total: pots.iter().skip(1).map(|p| p.amount).sum(),
         all_in_players: h
             .seats()
             .iter()
@@ -357,7 +358,7 @@ impl Game for HoldemGame {
 
     fn write_row(&self, r: &HoldemRecord, row: &mut Row<'_>) {
         let h = &r.hand;
-        let pay = h.payout().expect("a finished hand");
+        let pay = h.settled().expect("a finished hand");
         let f = r.figures;
         row.int(self.players());
         row.int(h.config().button + 1);
@@ -369,7 +370,7 @@ impl Game for HoldemGame {
         row.int(f.all_in_players);
         row.flag(f.split);
         row.int(f.odd_chips);
-        match pay.strengths.iter().flatten().max() {
+        match pay.strengths().iter().flatten().max() {
             Some(&best) if pay.showdown => row.word(category(best).key()),
             _ => row.empty(),
         }
@@ -403,7 +404,7 @@ impl Game for HoldemGame {
 
     fn observe(&self, r: &HoldemRecord, obs: &mut Observations) {
         let h = &r.hand;
-        let pay = h.payout().expect("a finished hand");
+        let pay = h.settled().expect("a finished hand");
         let f = r.figures;
         obs.set(0, f.pot_total as f64);
         obs.set(1, f.pots as f64);

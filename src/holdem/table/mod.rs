@@ -12,7 +12,9 @@ pub use view::View;
 
 use thiserror::Error;
 
-use self::pots::{build_pots, split, OddChips, Pot};
+#[cfg(test)]
+use self::pots::build_pots;
+use self::pots::{split, OddChips, Pot};
 use super::eval::{Hand as EvalHand, Strength};
 use crate::cards::Card;
 
@@ -172,6 +174,151 @@ pub struct Payout {
     pub strengths: Vec<Option<Strength>>,
 }
 
+/// The most pots a hand can have: one per distinct contribution of a live
+/// seat (at most 10), and one of dead antes.
+const MAX_POTS: usize = 11;
+
+/// One pot of a finished hand, as seat masks (bit `s` for seat `s`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Layer {
+    pub amount: u64,
+    /// Seats that could win it.
+    pub eligible: u16,
+    /// Seats that won a share of it.
+    pub winners: u16,
+}
+
+/// How a finished hand was paid, without allocation: the pots as seat
+/// masks, low layer first, and the showdown strengths (see
+/// [`HandState::settled`]; [`Payout`] is the same in vectors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settled {
+    pots: [Layer; MAX_POTS],
+    count: usize,
+    strengths: [Option<Strength>; 10],
+    /// Whether hands were shown (more than one live seat at the end).
+    pub showdown: bool,
+    n: usize,
+}
+
+impl Settled {
+    /// The pots, main pot first.
+    pub fn pots(&self) -> &[Layer] {
+        &self.pots[..self.count]
+    }
+
+    /// Strength of each live seat at showdown.
+    pub fn strengths(&self) -> &[Option<Strength>] {
+        &self.strengths[..self.n]
+    }
+
+    fn push(&mut self, amount: u64, eligible: u16) {
+        self.pots[self.count] = Layer {
+            amount,
+            eligible,
+            winners: 0,
+        };
+        self.count += 1;
+    }
+
+    /// [`build_pots`] on arrays: one layer per distinct contribution of a
+    /// seat in `live` (ascending), folded chips in the layers they reach.
+    fn layer(&mut self, contributed: &[u64], live: u16) {
+        let mut levels = [0u64; 10];
+        let mut k = 0;
+        for (s, &c) in contributed.iter().enumerate() {
+            if live & (1 << s) != 0 && c > 0 {
+                // Insertion into the sorted distinct levels.
+                let mut at = k;
+                while at > 0 && levels[at - 1] > c {
+                    at -= 1;
+                }
+                if at > 0 && levels[at - 1] == c {
+                    continue;
+                }
+                levels.copy_within(at..k, at + 1);
+                levels[at] = c;
+                k += 1;
+            }
+        }
+        let mut below = 0u64;
+        for (i, &level) in levels[..k].iter().enumerate() {
+            let top = i + 1 == k;
+            let mut amount = 0;
+            let mut eligible = 0u16;
+            for (s, &c) in contributed.iter().enumerate() {
+                let capped = if top { c } else { c.min(level) };
+                amount += capped.saturating_sub(below);
+                if live & (1 << s) != 0 && c >= level {
+                    eligible |= 1 << s;
+                }
+            }
+            self.push(amount, eligible);
+            below = level;
+        }
+    }
+
+    /// The best strength among `seats` (`None` without a showdown).
+    fn best(&self, seats: u16) -> Option<Strength> {
+        (0..self.n)
+            .filter(|&s| seats & (1 << s) != 0)
+            .filter_map(|s| self.strengths[s])
+            .max()
+    }
+
+    /// The seats of `seats` whose strength is `best`.
+    fn holding(&self, seats: u16, best: Option<Strength>) -> u16 {
+        (0..self.n)
+            .filter(|&s| seats & (1 << s) != 0 && self.strengths[s] == best)
+            .fold(0, |m, s| m | 1 << s)
+    }
+
+    /// The same payout in vectors: eligible seats ascending, shares by
+    /// [`split`] in seat order from left of the button.
+    fn payout(&self, button: usize, odd: OddChips) -> Payout {
+        let seats =
+            |mask: u16| -> Vec<usize> { (0..self.n).filter(|&s| mask & (1 << s) != 0).collect() };
+        let pots = self
+            .pots()
+            .iter()
+            .map(|p| Pot {
+                amount: p.amount,
+                eligible: seats(p.eligible),
+            })
+            .collect();
+        let shares = self
+            .pots()
+            .iter()
+            .map(|p| {
+                let winners: Vec<usize> = clockwise(button + 1, self.n)
+                    .filter(|&s| p.winners & (1 << s) != 0)
+                    .collect();
+                split(p.amount, &winners, odd)
+            })
+            .collect();
+        Payout {
+            pots,
+            shares,
+            showdown: self.showdown,
+            strengths: self.strengths().to_vec(),
+        }
+    }
+}
+
+/// [`Payout`] built once, on demand, from [`Settled`]. It adds nothing
+/// to a hand's identity (it is a function of `settled`), so any two
+/// caches compare equal.
+#[derive(Clone, Debug, Default)]
+struct PayoutCache(std::sync::OnceLock<Payout>);
+
+impl PartialEq for PayoutCache {
+    fn eq(&self, _: &PayoutCache) -> bool {
+        true
+    }
+}
+
+impl Eq for PayoutCache {}
+
 /// Every seat once, clockwise from `start` (which may be `n`, meaning 0):
 /// `start..n` then `0..start`, without a division per step (this walk runs
 /// after every action).
@@ -195,7 +342,10 @@ pub struct HandState {
     current_bet: u64,
     /// The last full raise increment this street (at least the big blind).
     min_raise: u64,
-    payout: Option<Payout>,
+    /// The pots and who won them, once the hand is over.
+    settled: Option<Settled>,
+    /// [`Payout`], spelled out from `settled` the first time it is asked for.
+    payout: PayoutCache,
     /// Every accepted action, in order.
     history: Vec<(usize, Action)>,
     /// The legal actions now (see [`HandState::legal`]).
@@ -287,7 +437,8 @@ impl HandState {
             to_act: None,
             current_bet: 0,
             min_raise: config.big_blind,
-            payout: None,
+            settled: None,
+            payout: PayoutCache::default(),
             history: Vec::with_capacity(32),
             legal: None,
             implicit_check: None,
@@ -429,7 +580,12 @@ impl HandState {
 
     /// The result, once the hand is over.
     pub fn payout(&self) -> Option<&Payout> {
-        self.payout.as_ref()
+        let settled = self.settled.as_ref()?;
+        Some(
+            self.payout
+                .0
+                .get_or_init(|| settled.payout(self.config.button, self.config.odd_chips)),
+        )
     }
 
     /// The legal actions of the seat to act (`None` when the hand is over).
@@ -570,6 +726,35 @@ impl HandState {
     /// chips behind, and another live seat whose bet plus stack exceeds this
     /// seat's bet.
     fn askable_seats(&self) -> u16 {
+        // The largest bet plus stack among live seats, its seat, and the
+        // largest among the others: a seat's best live opponent holds the
+        // top unless the seat holds it itself (one pass, not one per seat).
+        let (mut top, mut top_seat, mut second) = (0u64, usize::MAX, 0u64);
+        for (j, o) in self.seats.iter().enumerate() {
+            if o.folded {
+                continue;
+            }
+            let v = o.street_bet + o.stack;
+            if v > top {
+                (second, top, top_seat) = (top, v, j);
+            } else if v > second {
+                second = v;
+            }
+        }
+        let mut mask = 0;
+        for (i, s) in self.seats.iter().enumerate() {
+            let others = if i == top_seat { second } else { top };
+            if s.active() && others > s.street_bet {
+                mask |= 1 << i;
+            }
+        }
+        mask
+    }
+
+    /// The slow reference of [`HandState::askable_seats`]: for each seat,
+    /// the others' largest bet plus stack by a walk over all of them.
+    #[cfg(test)]
+    fn askable_seats_reference(&self) -> u16 {
         let mut mask = 0;
         for (i, s) in self.seats.iter().enumerate() {
             let others = self
@@ -624,21 +809,107 @@ impl HandState {
         }
     }
 
-    /// Runs the board out if needed, builds the pots and pays them.
+    /// Runs the board out if needed, builds the pots and pays them. The
+    /// pots are kept as bit masks of seats in fixed arrays ([`Settled`]):
+    /// no allocation; [`HandState::payout`] spells them out on demand.
     fn finish(&mut self) {
         self.return_uncalled();
         let n = self.n();
         // Per-seat scratch on the stack (at most 10 seats): no allocation.
-        let (mut live, mut contributed) = ([false; 10], [0u64; 10]);
+        let mut contributed = [0u64; 10];
+        let mut live = 0u16;
         for (i, s) in self.seats.iter().enumerate() {
-            live[i] = !s.folded;
             contributed[i] = s.contributed;
+            live |= u16::from(!s.folded) << i;
         }
-        let (live, contributed) = (&live[..n], &contributed[..n]);
-        let showdown = self.live_count() > 1;
+        let contributed = &contributed[..n];
+        let showdown = live.count_ones() > 1;
         if showdown {
             self.board_len = 5;
         }
+        let mut strengths = [None; 10];
+        if showdown {
+            let board = EvalHand::from_cards(self.board());
+            for (st, s) in strengths.iter_mut().zip(&self.seats) {
+                if !s.folded {
+                    *st = Some(board.combine(EvalHand::from_cards(&s.hole)).strength());
+                }
+            }
+        }
+        let mut settled = Settled {
+            pots: [Layer::default(); MAX_POTS],
+            count: 0,
+            strengths,
+            showdown,
+            n,
+        };
+        if self.config.ante_trimming {
+            settled.layer(contributed, live);
+        } else {
+            let live: Vec<bool> = self.seats.iter().map(|s| !s.folded).collect();
+            let antes: Vec<u64> = self.seats.iter().map(|s| s.ante).collect();
+            for pot in pots::build_pots_dead_antes(contributed, &antes, &live) {
+                let eligible = pot.eligible.iter().fold(0u16, |m, &s| m | 1 << s);
+                settled.push(pot.amount, eligible);
+            }
+        }
+        if showdown && self.config.odd_chips == OddChips::FirstWinner {
+            // PokerKit mucks the hands that win no pot before splitting, so
+            // pots left with the same contenders are split as one.
+            let mut contender = 0u16;
+            for p in settled.pots() {
+                let best = settled.best(p.eligible);
+                contender |= settled.holding(p.eligible, best);
+            }
+            settled.count = 0;
+            settled.layer(contributed, contender);
+        }
+        let button = self.config.button;
+        for k in 0..settled.count {
+            let p = settled.pots[k];
+            let winners = if showdown {
+                settled.holding(p.eligible, settled.best(p.eligible))
+            } else {
+                p.eligible
+            };
+            settled.pots[k].winners = winners;
+            // Shares as `pots::split` gives them, in seat order from left
+            // of the button.
+            let count = u64::from(winners.count_ones());
+            let (share, mut rest) = (p.amount / count, p.amount % count);
+            for s in clockwise(button + 1, n) {
+                if winners & (1 << s) != 0 {
+                    let extra = match self.config.odd_chips {
+                        OddChips::LeftOfButton => u64::from(rest > 0),
+                        OddChips::FirstWinner => rest,
+                    };
+                    rest -= extra;
+                    self.seats[s].stack += share + extra;
+                }
+            }
+        }
+        self.settled = Some(settled);
+        self.street = Street::Done;
+        self.to_act = None;
+    }
+
+    /// How the finished hand was paid, as seat masks (`None` before the
+    /// end): what the simulator reads for every hand, without building
+    /// [`Payout`]'s vectors.
+    pub fn settled(&self) -> Option<&Settled> {
+        self.settled.as_ref()
+    }
+
+    /// The slow reference of [`HandState::finish`]'s pots and shares: the
+    /// payout of the finished hand by [`build_pots`] and [`split`] over
+    /// vectors, as the engine computed it before [`Settled`].
+    #[cfg(test)]
+    fn payout_reference(&self) -> Option<Payout> {
+        self.settled.as_ref()?;
+        let n = self.n();
+        let live: Vec<bool> = self.seats.iter().map(|s| !s.folded).collect();
+        let contributed: Vec<u64> = self.seats.iter().map(|s| s.contributed).collect();
+        let showdown = live.iter().filter(|&&l| l).count() > 1;
         let board = EvalHand::from_cards(self.board());
         let strengths: Vec<Option<Strength>> = self
             .seats
@@ -649,51 +920,114 @@ impl HandState {
             })
             .collect();
         let mut pots = if self.config.ante_trimming {
-            build_pots(contributed, live)
+            build_pots(&contributed, &live)
         } else {
             let antes: Vec<u64> = self.seats.iter().map(|s| s.ante).collect();
-            pots::build_pots_dead_antes(contributed, &antes, live)
+            pots::build_pots_dead_antes(&contributed, &antes, &live)
         };
         if showdown && self.config.odd_chips == OddChips::FirstWinner {
-            // PokerKit mucks the hands that win no pot before splitting, so
-            // pots left with the same contenders are split as one.
             let best = |p: &Pot| p.eligible.iter().filter_map(|&s| strengths[s]).max();
-            let mut contender = vec![false; live.len()];
+            let mut contender = vec![false; n];
             for p in &pots {
                 let b = best(p);
                 for &s in &p.eligible {
                     contender[s] |= strengths[s] == b;
                 }
             }
-            pots = build_pots(contributed, &contender);
+            pots = build_pots(&contributed, &contender);
         }
-        let mut order = [0usize; 10];
-        for (k, o) in order.iter_mut().enumerate().take(n) {
-            *o = (self.config.button + 1 + k) % n;
-        }
-        let order = &order[..n];
-        let mut shares = Vec::with_capacity(pots.len());
-        for pot in &pots {
-            let best = pot.eligible.iter().filter_map(|&s| strengths[s]).max();
-            let winners: Vec<usize> = order
-                .iter()
-                .copied()
-                .filter(|s| pot.eligible.contains(s))
-                .filter(|&s| !showdown || strengths[s] == best)
-                .collect();
-            let paid = split(pot.amount, &winners, self.config.odd_chips);
-            for &(s, chips) in &paid {
-                self.seats[s].stack += chips;
-            }
-            shares.push(paid);
-        }
-        self.payout = Some(Payout {
+        let order: Vec<usize> = (0..n).map(|k| (self.config.button + 1 + k) % n).collect();
+        let shares = pots
+            .iter()
+            .map(|pot| {
+                let best = pot.eligible.iter().filter_map(|&s| strengths[s]).max();
+                let winners: Vec<usize> = order
+                    .iter()
+                    .copied()
+                    .filter(|s| pot.eligible.contains(s))
+                    .filter(|&s| !showdown || strengths[s] == best)
+                    .collect();
+                split(pot.amount, &winners, self.config.odd_chips)
+            })
+            .collect();
+        Some(Payout {
             pots,
             shares,
             showdown,
             strengths,
-        });
-        self.street = Street::Done;
-        self.to_act = None;
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::random::random_config;
+    use super::*;
+    use rand::seq::SliceRandom;
+    use rand::RngExt;
+
+    /// Random tables (2 to 10 seats, antes, both switches, dead antes
+    /// too) played by uniformly random legal actions: at every step the
+    /// one-pass askable seats equal the reference walk, and at the end
+    /// the mask-based payout equals the vector reference, chips are
+    /// conserved, and the spelled-out payout pays what the stacks got.
+    #[test]
+    fn fast_paths_match_their_references_on_random_hands() {
+        let mut rng = crate::rng::game_rng(14, 6);
+        let mut deck: Vec<Card> = (0..52).map(Card::from_index).collect();
+        for hand in 0..20_000 {
+            let mut config = random_config(&mut rng, if hand % 2 == 0 { 60 } else { 400 });
+            config.ante_trimming = hand % 5 != 0;
+            deck.shuffle(&mut rng);
+            let start: u64 = config.stacks.iter().sum();
+            let mut h = HandState::new(config, &deck).unwrap();
+            while let Some(legal) = h.legal() {
+                assert_eq!(
+                    h.askable_seats(),
+                    h.askable_seats_reference(),
+                    "hand {hand}"
+                );
+                let mut options = vec![];
+                if legal.can_fold {
+                    options.push(Action::Fold);
+                }
+                if legal.can_check {
+                    options.push(Action::Check);
+                }
+                if legal.call.is_some() {
+                    options.push(Action::Call);
+                }
+                if let Some((lo, hi)) = legal.raise {
+                    options.push(Action::RaiseTo(lo));
+                    options.push(Action::RaiseTo(hi));
+                    options.push(Action::RaiseTo(rng.random_range(lo..=hi)));
+                }
+                let a = options[rng.random_range(0..options.len())];
+                h.apply(a).unwrap();
+            }
+            let reference = h.payout_reference().unwrap();
+            let pay = h.payout().unwrap();
+            assert_eq!(pay, &reference, "hand {hand}");
+            let end: u64 = h.seats().iter().map(|s| s.stack).sum();
+            assert_eq!(start, end, "hand {hand}");
+            let mut won = vec![0u64; h.seats().len()];
+            for shares in &pay.shares {
+                for &(s, c) in shares {
+                    won[s] += c;
+                }
+            }
+            for (s, seat) in h.seats().iter().enumerate() {
+                let before = h.config().stacks[s] - seat.contributed;
+                assert_eq!(seat.stack, before + won[s], "hand {hand} seat {s}");
+            }
+            let settled = h.settled().unwrap();
+            assert_eq!(settled.pots().len(), pay.pots.len());
+            for (layer, (pot, shares)) in
+                settled.pots().iter().zip(pay.pots.iter().zip(&pay.shares))
+            {
+                assert_eq!(layer.amount, pot.amount);
+                assert_eq!(layer.winners.count_ones() as usize, shares.len());
+            }
+        }
     }
 }
