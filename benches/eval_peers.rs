@@ -55,9 +55,15 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("write") => write(&args[1..]),
         Some("run") => run(&args[1..]),
+        // One pass of the enumeration and nothing else, for a profiler
+        // (`valgrind --tool=callgrind`) to count its instructions.
+        Some("enum-once") => {
+            println!("sum {}", enumerate(tables(), 1));
+            Ok(())
+        }
         _ => Err(
             "usage: eval_peers write FILE N [--seed S] | run FILE [--rounds R] \
-             [--min-time SECS] [--enumerate] [--peer CMD]"
+             [--min-time SECS] [--enumerate] [--peer CMD] | enum-once"
                 .into(),
         ),
     };
@@ -170,11 +176,12 @@ fn batch(t: &Tables, hands: &[[Card; 7]], out: &mut [u16], passes: u64) -> u64 {
 // Not inlined, so that a profile (callgrind) shows each loop apart.
 #[inline(never)]
 fn enumerate(t: &Tables, passes: u64) -> u64 {
-    let mut sum = 0u64;
+    // A 32-bit sum, as the peer driver's `unsigned`.
+    let mut sum = 0u32;
     for _ in 0..passes {
-        for_each_seven_card_strength(black_box(t), |s| sum += u64::from(s));
+        for_each_seven_card_strength(black_box(t), |s| sum = sum.wrapping_add(u32::from(s)));
     }
-    sum
+    u64::from(sum)
 }
 
 /// One side's rates in a round, M hands/s.

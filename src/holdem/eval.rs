@@ -36,6 +36,8 @@ use crate::cards::Card;
 #[cfg_attr(not(test), allow(dead_code))]
 mod tablegen;
 
+mod enumerate;
+
 use tablegen::{
     FEWER_ROWS, FEWER_SLOTS, FEWER_SLOT_MASK, FLUSHES, ROW_BITS, ROW_MASK, SEVEN_ROWS, SEVEN_SLOTS,
     SEVEN_SLOT_MASK, TABLES_LEN,
@@ -300,16 +302,6 @@ impl Tables {
         self.strength(Hand { key, suits })
     }
 
-    /// [`Self::strength`] kept out of line, for loops whose hot path is the
-    /// 7-card one: inlining the rare flush path there makes the compiler
-    /// merge the two paths' final loads, which costs the hot path two
-    /// instructions.
-    #[cold]
-    #[inline(never)]
-    fn strength_cold(&self, hand: Hand) -> Strength {
-        self.strength(hand)
-    }
-
     /// The strength of 7 cards with this rank key (a [`Hand::rank_key`]
     /// plus [`rank_unit`]s) when no five of them share a suit.
     #[inline(always)]
@@ -344,47 +336,12 @@ impl Tables {
 
 /// Calls `f` with the strength of each of the 133,784,560 7-card hands, in
 /// lexicographic order of card indices. Nested loops add one card per
-/// level, so each hand costs one addition and one lookup: this is both the
-/// oracle test's walk and the sequential-evaluation benchmark.
-/// The last card's suit mask is added only on the flush path, as in
-/// [`Tables::strength_of_cards`].
+/// level, so each hand costs one addition and its own lookup: this is both
+/// the oracle test's walk and the sequential-evaluation benchmark. How the
+/// loops stay short (flush tests hoisted out of them): see [`enumerate`].
 #[inline]
-pub fn for_each_seven_card_strength(t: &Tables, mut f: impl FnMut(Strength)) {
-    let card = Card::from_index;
-    for a in 0..52 {
-        let ha = Hand::EMPTY.with(card(a));
-        for b in a + 1..52 {
-            let hb = ha.with(card(b));
-            for c in b + 1..52 {
-                let hc = hb.with(card(c));
-                for d in c + 1..52 {
-                    let hd = hc.with(card(d));
-                    for e in d + 1..52 {
-                        let he = hd.with(card(e));
-                        for g in e + 1..52 {
-                            let hg = he.with(card(g));
-                            // The last card's key and suit bits side by
-                            // side: one induction variable for both.
-                            let rest = g as usize + 1..52;
-                            let keys = &CARD_BITS[rest.clone()];
-                            let suits = &CARD_BITS[256 + rest.start..256 + rest.end];
-                            for (&k, &s) in keys.iter().zip(suits) {
-                                let key = hg.key + k;
-                                f(if key & (FLUSH_BITS | FEWER_BIT) == 0 {
-                                    t.seven_rank_strength(key as u32)
-                                } else {
-                                    t.strength_cold(Hand {
-                                        key,
-                                        suits: hg.suits | s,
-                                    })
-                                });
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+pub fn for_each_seven_card_strength(t: &Tables, f: impl FnMut(Strength)) {
+    enumerate::walk(t, f)
 }
 
 /// The tables (generated at build time: no cost at first use).
