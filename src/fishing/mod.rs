@@ -27,6 +27,8 @@ use thiserror::Error;
 use crate::rng::GameRng;
 use crate::sim::{Game, Metric, Observations, Row};
 
+mod duel;
+
 /// A card of the fishing game: its rank code, 0 (deuce) to 12 (ace), 13 for
 /// a joker. Suits do not matter.
 pub type Face = u8;
@@ -531,6 +533,12 @@ fn play_table(start: Table, limit: u64) -> Record {
 /// [`play_table`] with the threshold as a parameter (tests move it).
 fn play_checking_from(start: Table, limit: u64, check_from: u64) -> Record {
     let stop = limit.min(check_from);
+    if duel::covers(start.rules) {
+        return match duel::play(&start, stop) {
+            Some(rec) => rec,
+            None => play_checked(start, limit),
+        };
+    }
     let mut t = start.clone();
     let mut rec = Record::at_start(&t);
     loop {
