@@ -342,6 +342,12 @@ pub struct HandState {
     current_bet: u64,
     /// The last full raise increment this street (at least the big blind).
     min_raise: u64,
+    /// During betting, bit `s` set when seat `s` has not folded...
+    live: u16,
+    /// ... and when it can still act (not folded, chips behind): kept up
+    /// to date where folds and stacks change, so counting seats is a
+    /// popcount rather than a walk over them after every action.
+    active: u16,
     /// The pots and who won them, once the hand is over.
     settled: Option<Settled>,
     /// [`Payout`], spelled out from `settled` the first time it is asked for.
@@ -418,8 +424,7 @@ impl HandState {
             })
             .collect();
         for round in 0..2 {
-            for k in 0..n {
-                let s = (config.button + 1 + k) % n;
+            for (k, s) in clockwise(config.button + 1, n).enumerate() {
                 seats[s].hole[round] = deck[round * n + k];
             }
         }
@@ -437,6 +442,8 @@ impl HandState {
             to_act: None,
             current_bet: 0,
             min_raise: config.big_blind,
+            live: 0,
+            active: 0,
             settled: None,
             payout: PayoutCache::default(),
             history: Vec::with_capacity(32),
@@ -448,6 +455,7 @@ impl HandState {
             config,
         };
         hand.post_forced_bets();
+        (hand.live, hand.active) = hand.masks();
         hand.preflop_askable = hand.askable_seats();
         hand.to_act = hand.first_to_act(Street::Preflop);
         hand.advance_if_closed();
@@ -492,6 +500,9 @@ impl HandState {
         let s = &mut self.seats[seat];
         let c = chips.min(s.stack);
         s.stack -= c;
+        if s.stack == 0 {
+            self.active &= !(1 << seat);
+        }
         s.street_bet += c;
         s.contributed += c;
         s.street_bet
@@ -509,11 +520,22 @@ impl HandState {
     }
 
     fn active_count(&self) -> usize {
-        self.seats.iter().filter(|s| s.active()).count()
+        self.active.count_ones() as usize
+    }
+
+    /// The `live` and `active` masks from the seats (what the engine
+    /// keeps up to date step by step).
+    fn masks(&self) -> (u16, u16) {
+        let (mut live, mut active) = (0u16, 0u16);
+        for (i, s) in self.seats.iter().enumerate() {
+            live |= u16::from(!s.folded) << i;
+            active |= u16::from(s.active()) << i;
+        }
+        (live, active)
     }
 
     fn live_count(&self) -> usize {
-        self.seats.iter().filter(|s| !s.folded).count()
+        self.live.count_ones() as usize
     }
 
     /// Whether a seat must still act this street: it can act, and it faces
@@ -521,7 +543,8 @@ impl HandState {
     /// (`active`: how many seats can act, from [`Self::active_count`]).
     fn needs_action(&self, seat: usize, active: usize) -> bool {
         let s = &self.seats[seat];
-        s.active() && (s.street_bet < self.current_bet || (!s.acted && active >= 2))
+        self.active & (1 << seat) != 0
+            && (s.street_bet < self.current_bet || (!s.acted && active >= 2))
     }
 
     pub fn street(&self) -> Street {
@@ -603,11 +626,16 @@ impl HandState {
         let to_call = self.current_bet.saturating_sub(s.street_bet);
         // A raise needs someone who could answer it: another live seat with
         // chips beyond the current bet (PokerKit's rule too).
-        let others_can_act = self
-            .seats
-            .iter()
-            .enumerate()
-            .any(|(i, o)| i != seat && o.active() && o.street_bet + o.stack > self.current_bet);
+        let mut others = self.active & !(1 << seat);
+        let mut others_can_act = false;
+        while others != 0 {
+            let o = &self.seats[others.trailing_zeros() as usize];
+            if o.street_bet + o.stack > self.current_bet {
+                others_can_act = true;
+                break;
+            }
+            others &= others - 1;
+        }
         // Reopened: never acted this street, or the bet has risen by a full
         // raise since it last acted (several short all-ins add up).
         let reopened = !s.acted || self.current_bet >= s.faced + self.min_raise;
@@ -651,7 +679,11 @@ impl HandState {
         }
         let faced = self.current_bet;
         match action {
-            Action::Fold => self.seats[seat].folded = true,
+            Action::Fold => {
+                self.seats[seat].folded = true;
+                self.live &= !(1 << seat);
+                self.active &= !(1 << seat);
+            }
             Action::Check => {}
             Action::Call => {
                 self.put(seat, faced - self.seats[seat].street_bet);
@@ -806,6 +838,9 @@ impl HandState {
             s.street_bet -= back;
             s.contributed -= back;
             s.stack += back;
+            if !s.folded {
+                self.active |= 1 << seat;
+            }
         }
     }
 
@@ -889,6 +924,8 @@ impl HandState {
             }
         }
         self.settled = Some(settled);
+        // Winners' stacks grew: the masks describe the final seats too.
+        (self.live, self.active) = self.masks();
         self.street = Street::Done;
         self.to_act = None;
     }
@@ -987,6 +1024,7 @@ mod tests {
                     h.askable_seats_reference(),
                     "hand {hand}"
                 );
+                assert_eq!((h.live, h.active), h.masks(), "hand {hand}");
                 let mut options = vec![];
                 if legal.can_fold {
                     options.push(Action::Fold);
@@ -1005,6 +1043,7 @@ mod tests {
                 let a = options[rng.random_range(0..options.len())];
                 h.apply(a).unwrap();
             }
+            assert_eq!((h.live, h.active), h.masks(), "hand {hand}");
             let reference = h.payout_reference().unwrap();
             let pay = h.payout().unwrap();
             assert_eq!(pay, &reference, "hand {hand}");
