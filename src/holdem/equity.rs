@@ -757,6 +757,10 @@ struct Sampler<'a> {
     combo_cards: Vec<Vec<CardSet>>,
     combo_hands: Vec<Vec<Hand>>,
     board: Hand,
+    /// When every range is one combination, the one deal there is (its
+    /// cards and each player's hand): drawn once, not per trial, which
+    /// draws no random number either way.
+    fixed: Option<(CardSet, [Hand; MAX_PLAYERS])>,
 }
 
 impl<'a> Sampler<'a> {
@@ -796,7 +800,22 @@ impl<'a> Sampler<'a> {
                 })
                 .collect(),
             board: Hand::from_cards(&p.board),
+            fixed: None,
         }
+        .with_fixed_deal()
+    }
+
+    fn with_fixed_deal(mut self) -> Sampler<'a> {
+        if self.p.ranges.iter().all(|r| r.combos.len() == 1) {
+            let mut hands = [Hand::EMPTY; MAX_PLAYERS];
+            let n = self.p.players();
+            // No range draws from the generator: any one will do.
+            let mut rng = crate::rng::game_rng(0, 0);
+            self.fixed = self
+                .deal_holes(&mut rng, &mut hands[..n])
+                .map(|used| (used, hands));
+        }
+        self
     }
 
     /// The share of drawn deals of hole cards that are valid (no card
@@ -818,7 +837,10 @@ impl<'a> Sampler<'a> {
         let n = self.p.players();
         let missing = 5 - self.p.board.len();
         let mut tally = Tally::default();
-        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
+        let mut hands = match &self.fixed {
+            Some((_, fixed)) => *fixed,
+            None => [Hand::EMPTY; MAX_PLAYERS],
+        };
         let mut strengths = [0 as Strength; MAX_PLAYERS];
         let mut accepted = 0;
         let mut drawn = 0u64;
@@ -827,7 +849,11 @@ impl<'a> Sampler<'a> {
             if drawn.is_multiple_of(4096) && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            let Some(used) = self.deal_holes(rng, &mut hands[..n]) else {
+            let dealt = match &self.fixed {
+                Some((used, _)) => Some(*used),
+                None => self.deal_holes(rng, &mut hands[..n]),
+            };
+            let Some(used) = dealt else {
                 continue;
             };
             let mut used = used;
@@ -992,8 +1018,37 @@ fn each_subset(deck: &[Card], k: usize, pick: &mut Vec<Card>, f: &mut dyn FnMut(
 
 #[cfg(test)]
 mod tests {
-    use super::Cards52;
+    use super::{Cards52, Query, Sampler};
+    use crate::cards::{parse_cards, CardSet};
+    use crate::holdem::range::Range;
     use crate::rng::game_rng;
+
+    /// With one combination a player, the deal drawn once gives the same
+    /// tally, trial for trial, as drawing it every trial (it draws no
+    /// random number): the same answers as before it existed.
+    #[test]
+    fn a_fixed_deal_drawn_once_tallies_as_drawn_every_trial() {
+        for (players, board) in [
+            (&["AsAh", "KsKd"][..], ""),
+            (&["AsKs", "QdQh", "7c7d"], "2c 7h 9d"),
+        ] {
+            let p = Query {
+                ranges: players.iter().map(|h| Range::parse(h).unwrap()).collect(),
+                board: parse_cards(board).unwrap(),
+                dead: CardSet::default(),
+            }
+            .prepare()
+            .unwrap();
+            let once = Sampler::new(&p);
+            assert!(once.fixed.is_some());
+            let mut every = Sampler::new(&p);
+            every.fixed = None;
+            assert_eq!(
+                once.batch(&mut game_rng(9, 1), 20_000, None),
+                every.batch(&mut game_rng(9, 1), 20_000, None)
+            );
+        }
+    }
 
     /// Every index below 52 comes out, none above, about equally often: a
     /// chi-square over 52 cells (51 degrees of freedom) far below its
