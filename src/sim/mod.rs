@@ -280,7 +280,11 @@ impl<'a> Row<'a> {
     pub fn int(&mut self, v: impl itoa::Integer) {
         self.sep();
         let mut buf = itoa::Buffer::new();
-        self.buf.extend_from_slice(buf.format(v).as_bytes());
+        // Byte by byte: a field is a few digits, and a copy of unknown
+        // length is a call to `memcpy`.
+        for &b in buf.format(v).as_bytes() {
+            self.buf.push(b);
+        }
     }
 
     /// A real field with `decimals` digits after the point (fixed, so reruns
@@ -313,7 +317,15 @@ impl<'a> Row<'a> {
     /// float step there is exact), without the float round trip.
     pub fn fixed_int(&mut self, v: i64, decimals: u32) {
         debug_assert!(decimals <= 9);
-        self.scaled(v.saturating_mul(POW10[decimals as usize] as i64), decimals);
+        // The integer, then the point and its zeros: no digit of the
+        // fraction to work out.
+        self.int(v);
+        if decimals > 0 {
+            self.buf.push(b'.');
+            for _ in 0..decimals {
+                self.buf.push(b'0');
+            }
+        }
     }
 
     /// Writes `scaled / 10^decimals` with exactly `decimals` digits after
