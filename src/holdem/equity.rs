@@ -751,11 +751,8 @@ fn stderr(t: &Tally, i: usize) -> Option<f64> {
 /// of the board uniformly.
 struct Sampler<'a> {
     p: &'a Prepared,
-    /// Per player: cumulative weights, or `None` when all weights are equal.
-    cumulative: Vec<Option<Vec<f64>>>,
-    /// Per player and combination: its cards and its hand, precomputed.
-    combo_cards: Vec<Vec<CardSet>>,
-    combo_hands: Vec<Vec<Hand>>,
+    /// Per player, what a trial draws from.
+    seats: Vec<Seat>,
     board: Hand,
     /// When every range is one combination, the one deal there is (its
     /// cards and each player's hand): drawn once, not per trial, which
@@ -763,42 +760,70 @@ struct Sampler<'a> {
     fixed: Option<(CardSet, [Hand; MAX_PLAYERS])>,
 }
 
+/// One player's range as a trial draws from it: each combination's cards
+/// and hand side by side (one lookup a player a trial), and how one is
+/// picked.
+struct Seat {
+    combos: Box<[(CardSet, Hand)]>,
+    pick: Pick,
+}
+
+enum Pick {
+    /// The range is one combination: nothing is drawn.
+    One,
+    /// Equal weights: one draw below the count.
+    Uniform,
+    /// The cumulative weights: one draw, then a binary search.
+    Weighted(Box<[f64]>),
+}
+
+impl Seat {
+    fn new(r: &Range) -> Seat {
+        let combos = r
+            .combos
+            .iter()
+            .map(|w| (pair_set(w.cards), Hand::from_cards(&w.cards)))
+            .collect();
+        let uniform = r.combos.iter().all(|w| w.weight == r.combos[0].weight);
+        let pick = if uniform && r.combos.len() == 1 {
+            Pick::One
+        } else if uniform {
+            Pick::Uniform
+        } else {
+            Pick::Weighted(
+                r.combos
+                    .iter()
+                    .scan(0.0, |acc, w| {
+                        *acc += w.weight;
+                        Some(*acc)
+                    })
+                    .collect(),
+            )
+        };
+        Seat { combos, pick }
+    }
+
+    /// The index of a combination drawn from `rng` (the draws the sampler
+    /// has always made: none for one combination, one `u64` otherwise).
+    #[inline]
+    fn draw(&self, rng: &mut GameRng) -> usize {
+        match &self.pick {
+            Pick::One => 0,
+            Pick::Uniform => below(rng, self.combos.len() as u64) as usize,
+            Pick::Weighted(cum) => {
+                let total = cum[cum.len() - 1];
+                let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+                cum.partition_point(|&c| c <= u).min(cum.len() - 1)
+            }
+        }
+    }
+}
+
 impl<'a> Sampler<'a> {
     fn new(p: &'a Prepared) -> Sampler<'a> {
-        let cumulative = p
-            .ranges
-            .iter()
-            .map(|r| {
-                let uniform = r.combos.iter().all(|w| w.weight == r.combos[0].weight);
-                (!uniform).then(|| {
-                    r.combos
-                        .iter()
-                        .scan(0.0, |acc, w| {
-                            *acc += w.weight;
-                            Some(*acc)
-                        })
-                        .collect()
-                })
-            })
-            .collect();
         Sampler {
             p,
-            cumulative,
-            combo_cards: p
-                .ranges
-                .iter()
-                .map(|r| r.combos.iter().map(|w| pair_set(w.cards)).collect())
-                .collect(),
-            combo_hands: p
-                .ranges
-                .iter()
-                .map(|r| {
-                    r.combos
-                        .iter()
-                        .map(|w| Hand::from_cards(&w.cards))
-                        .collect()
-                })
-                .collect(),
+            seats: p.ranges.iter().map(Seat::new).collect(),
             board: Hand::from_cards(&p.board),
             fixed: None,
         }
@@ -891,23 +916,13 @@ impl<'a> Sampler<'a> {
     #[inline]
     fn deal_holes(&self, rng: &mut GameRng, hands: &mut [Hand]) -> Option<CardSet> {
         let mut used = self.p.used;
-        for (i, h) in hands.iter_mut().enumerate() {
-            let combos = &self.p.ranges[i].combos;
-            let k = match &self.cumulative[i] {
-                None if combos.len() == 1 => 0,
-                None => below(rng, combos.len() as u64) as usize,
-                Some(cum) => {
-                    let total = cum[cum.len() - 1];
-                    let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
-                    cum.partition_point(|&c| c <= u).min(cum.len() - 1)
-                }
-            };
-            let cards = self.combo_cards[i][k];
+        for (seat, h) in self.seats.iter().zip(hands) {
+            let (cards, hand) = seat.combos[seat.draw(rng)];
             if used.0 & cards.0 != 0 {
                 return None;
             }
             used = used.union(cards);
-            *h = self.combo_hands[i][k];
+            *h = hand;
         }
         Some(used)
     }
