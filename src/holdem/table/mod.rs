@@ -717,7 +717,11 @@ impl HandState {
         let n = self.n();
         let active = self.active_count();
         self.to_act = clockwise(seat + 1, n).find(|&s| self.needs_action(s, active));
-        self.advance_if_closed();
+        // Its loop runs only when nobody is to act: test that here, where
+        // the answer is most often "somebody is", without the call.
+        if self.to_act.is_none() {
+            self.advance_if_closed();
+        }
     }
 
     /// While the street's betting is closed: return any uncalled bet, deal
