@@ -34,6 +34,9 @@ const COMPACT_AT: usize = BUF - WIN;
 /// Row buffer: a row of at most 15 cards (14 faces and the card being
 /// played) plus a full `WIN` window from any start in it.
 const ROW: usize = 32;
+/// Entries of the position index: the faces rounded up to a power of two,
+/// so masking a face to it is free.
+const FACES_POW2: usize = FACES.next_power_of_two();
 
 /// The state of a two-player deal in play.
 struct Duel {
@@ -44,7 +47,7 @@ struct Duel {
     len: usize,
     /// The last row position each face was placed at (stale for faces no
     /// longer on the row; see the module notes).
-    pos: [u8; FACES],
+    pos: [u8; FACES_POW2],
     mover: usize,
 }
 
@@ -59,7 +62,7 @@ impl Duel {
             }
         }
         let mut row = [0; ROW];
-        let mut pos = [0; FACES];
+        let mut pos = [0; FACES_POW2];
         for (i, &f) in t.row().iter().enumerate() {
             row[i] = f;
             pos[f as usize] = i as u8;
@@ -73,16 +76,6 @@ impl Duel {
             pos,
             mover: t.mover,
         }
-    }
-
-    /// Moves pile `p` to the front of its buffer.
-    #[cold]
-    #[inline(never)]
-    fn compact(&mut self, p: usize) {
-        let (h, t) = (self.head[p], self.tail[p]);
-        self.piles[p].copy_within(h..t, 0);
-        self.head[p] = 0;
-        self.tail[p] = t - h;
     }
 }
 
@@ -102,52 +95,111 @@ pub(super) fn play(start: &Table, stop: u64) -> Option<Record> {
     }
 }
 
-/// [`play`] with the J-on-an-empty-row switch as a constant.
+/// How a run of [`turn`] stopped the game.
+enum End {
+    /// The mover played their last card without a capture.
+    Won { winner: usize },
+    /// `stop` cards were played.
+    Stopped,
+}
+
+/// [`play`] with the J-on-an-empty-row switch as a constant: the players'
+/// turns alternate, each one a [`turn`] specialised for its player (so no
+/// state is swapped when the turn passes and each pile's bounds stay in
+/// registers).
 fn play_rules<const JACK_ON_EMPTY: bool>(start: &Table, stop: u64) -> Option<Record> {
     let mut rec = Record::at_start(start);
     let mut d = Duel::new(start);
-    let mut cards = 0u64;
-    loop {
-        let m = d.mover;
-        // Indices are masked to their buffers (no-ops by the invariants
-        // head < tail <= COMPACT_AT + WIN, len <= 14, pos <= 14) so the
-        // compiler drops the bounds checks.
-        let card = d.piles[m][d.head[m] % BUF];
-        d.head[m] += 1;
-        cards += 1;
-        let len = d.len;
+    let mut counts = Counts {
+        cards: 0,
+        stop,
+        jack_captures: 0,
+        longest: 0,
+        max_pile: rec.max_pile,
+        captures: [0; 2],
+    };
+    let mut end = if d.mover == 1 {
+        turn::<1, JACK_ON_EMPTY>(&mut d, &mut counts)
+    } else {
+        None
+    };
+    while end.is_none() {
+        end = turn::<0, JACK_ON_EMPTY>(&mut d, &mut counts)
+            .or_else(|| turn::<1, JACK_ON_EMPTY>(&mut d, &mut counts));
+    }
+    match end {
+        Some(End::Won { winner }) => {
+            rec.outcome = Outcome::Win { winner };
+            rec.cards_played = counts.cards;
+            rec.captures[..2].copy_from_slice(&counts.captures);
+            rec.jack_captures = counts.jack_captures;
+            rec.longest_capture = counts.longest;
+            rec.max_pile = counts.max_pile;
+            Some(rec)
+        }
+        _ => None,
+    }
+}
+
+/// The running counts of [`play_rules`], and where it stops.
+struct Counts {
+    cards: u64,
+    stop: u64,
+    jack_captures: u32,
+    longest: u32,
+    max_pile: u32,
+    captures: [u32; 2],
+}
+
+/// Player `M` plays until a card stays on the row (the turn passes: `None`)
+/// or the game ends or reaches its stop.
+#[inline(always)]
+fn turn<const M: usize, const JACK_ON_EMPTY: bool>(d: &mut Duel, c: &mut Counts) -> Option<End> {
+    // Indices are masked to their buffers (no-ops by the invariants
+    // head < tail <= COMPACT_AT + WIN, len <= 14, pos <= 14) so the compiler
+    // drops the bounds checks.
+    let (mut head, mut tail, mut len) = (d.head[M], d.tail[M], d.len);
+    let end = loop {
+        let card = d.piles[M][head % BUF];
+        head += 1;
+        c.cards += 1;
         d.row[len % WIN] = card;
-        let p = d.pos[card as usize] as usize;
-        d.pos[card as usize] = len as u8;
+        let face = usize::from(card) % FACES_POW2;
+        let p = usize::from(d.pos[face]);
+        d.pos[face] = len as u8;
         let hook = card == JACK && (JACK_ON_EMPTY || len > 0);
         if hook || (p < len && d.row[p % WIN] == card) {
             let from = if hook { 0 } else { p } % WIN;
-            let taken = (len - from + 1) as u32;
-            let tail = d.tail[m].min(COMPACT_AT);
+            let taken = len - from + 1;
+            let at = tail.min(COMPACT_AT);
             let window: &[Face; WIN] = (&d.row[from..from + WIN]).try_into().expect("WIN bytes");
-            d.piles[m][tail..tail + WIN].copy_from_slice(window);
-            d.tail[m] = tail + taken as usize;
-            d.len = from;
-            rec.captures[m] += 1;
-            rec.jack_captures += u32::from(hook);
-            rec.longest_capture = rec.longest_capture.max(taken);
-            rec.max_pile = rec.max_pile.max((d.tail[m] - d.head[m]) as u32);
-            if d.tail[m] > COMPACT_AT {
-                d.compact(m);
+            d.piles[M][at..at + WIN].copy_from_slice(window);
+            tail = at + taken;
+            len = from;
+            c.captures[M] += 1;
+            c.jack_captures += u32::from(hook);
+            c.longest = c.longest.max(taken as u32);
+            c.max_pile = c.max_pile.max((tail - head) as u32);
+            if tail > COMPACT_AT {
+                d.piles[M].copy_within(head..tail, 0);
+                (head, tail) = (0, tail - head);
+            }
+            if c.cards >= c.stop {
+                break Some(End::Stopped);
             }
         } else {
-            d.len = len + 1;
-            if d.head[m] == d.tail[m] {
-                rec.cards_played = cards;
-                rec.outcome = Outcome::Win { winner: m ^ 1 };
-                return Some(rec);
+            len += 1;
+            if head == tail {
+                break Some(End::Won { winner: M ^ 1 });
             }
-            d.mover = m ^ 1;
+            if c.cards >= c.stop {
+                break Some(End::Stopped);
+            }
+            break None;
         }
-        if cards >= stop {
-            return None;
-        }
-    }
+    };
+    (d.head[M], d.tail[M], d.len) = (head, tail, len);
+    end
 }
 
 #[cfg(test)]
