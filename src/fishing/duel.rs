@@ -167,8 +167,10 @@ fn turn<const M: usize, const JACK_ON_EMPTY: bool>(d: &mut Duel, c: &mut Counts)
         let face = usize::from(card) % FACES_POW2;
         let p = usize::from(d.pos[face]);
         d.pos[face] = len as u8;
-        let hook = card == JACK && (JACK_ON_EMPTY || len > 0);
-        if hook || (p < len && d.row[p % WIN] == card) {
+        // One branch for the decision: the tests are combined with `&` and
+        // `|`, which do not branch (the row load is safe either way).
+        let hook = (card == JACK) & (JACK_ON_EMPTY | (len > 0));
+        if hook | ((p < len) & (d.row[p % WIN] == card)) {
             let from = if hook { 0 } else { p } % WIN;
             let taken = len - from + 1;
             let at = tail.min(COMPACT_AT);
