@@ -15,7 +15,7 @@ use super::allin::{all_in_equity, AllInEquity};
 use super::eval::category;
 use super::phh;
 use super::table::pots::{build_pots, OddChips};
-use super::table::{Config, HandState, ShortBigBlind};
+use super::table::{Buffers, Config, HandState, ShortBigBlind};
 use crate::cards::Card;
 use crate::rng::GameRng;
 use crate::sim::{Extras, Game, Metric, MetricKind, Observations, Row};
@@ -225,9 +225,16 @@ fn ev_net(r: &HoldemRecord, s: usize) -> f64 {
 
 const FIXED_METRICS: usize = 8;
 
+/// What a worker reuses from hand to hand: the deck, and the last hand's
+/// heap buffers ([`Game::recycle`] hands them back).
+pub struct Scratch {
+    deck: Vec<Card>,
+    buffers: Buffers,
+}
+
 impl Game for HoldemGame {
     type Record = HoldemRecord;
-    type Scratch = Vec<Card>;
+    type Scratch = Scratch;
 
     fn name(&self) -> &'static str {
         "holdem"
@@ -303,14 +310,25 @@ impl Game for HoldemGame {
         m
     }
 
-    fn new_scratch(&self) -> Vec<Card> {
-        (0..52).map(Card::from_index).collect()
+    fn new_scratch(&self) -> Scratch {
+        Scratch {
+            deck: (0..52).map(Card::from_index).collect(),
+            buffers: Buffers::default(),
+        }
     }
 
-    fn play(&self, _index: u64, rng: &mut GameRng, deck: &mut Vec<Card>) -> HoldemRecord {
+    fn recycle(&self, record: HoldemRecord, scratch: &mut Scratch) {
+        scratch.buffers = record.hand.into_buffers();
+    }
+
+    fn play(&self, _index: u64, rng: &mut GameRng, scratch: &mut Scratch) -> HoldemRecord {
+        let Scratch { deck, buffers } = scratch;
+        let mut buffers = std::mem::take(buffers);
         let n = self.players();
         let button = rng.random_range(0..n);
-        let stacks: Vec<u64> = (0..n).map(|_| self.stacks.draw(rng)).collect();
+        let mut stacks = std::mem::take(&mut buffers.stacks);
+        stacks.clear();
+        stacks.extend((0..n).map(|_| self.stacks.draw(rng)));
         // The deck starts in index order every hand (the scratch buffer must
         // not carry one hand's order into the next: a hand depends on its
         // index and seed only). Only the 2n + 5 cards a hand can deal are
@@ -319,7 +337,7 @@ impl Game for HoldemGame {
             *c = Card::from_index(i as u8);
         }
         let (dealt, _) = deck.partial_shuffle(rng, 2 * n + 5);
-        let mut hand = HandState::new(self.config(stacks, button), dealt)
+        let mut hand = HandState::new_reusing(self.config(stacks, button), dealt, buffers)
             .expect("the table was validated before the run");
         while let Some(view) = hand.view() {
             let mut agent = self.agents[view.seat()];

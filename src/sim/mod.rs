@@ -123,6 +123,14 @@ pub trait Game: Sync {
     /// Plays game `index` with its own generator.
     fn play(&self, index: u64, rng: &mut GameRng, scratch: &mut Self::Scratch) -> Self::Record;
 
+    /// Takes back a record the runner is done with (its row written, its
+    /// metrics observed), so that the next [`Game::play`] can reuse its
+    /// heap buffers through the scratch. What a game plays never depends
+    /// on it: by default the record is dropped.
+    fn recycle(&self, record: Self::Record, scratch: &mut Self::Scratch) {
+        let _ = (record, scratch);
+    }
+
     /// Writes the fields of one CSV row, after the `game` column, one per
     /// column of [`Game::columns`].
     fn write_row(&self, record: &Self::Record, row: &mut Row<'_>);

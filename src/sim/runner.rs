@@ -684,6 +684,7 @@ fn play_chunk<G: Game>(
                 values[m].push(round_to_i64(v * scales[m]));
             }
         }
+        game.recycle(record, &mut scratch);
     }
     let mut table = Vec::new();
     let stats = kinds

@@ -327,6 +327,16 @@ fn clockwise(start: usize, n: usize) -> impl Iterator<Item = usize> {
     (start..n).chain(0..start)
 }
 
+/// The heap buffers of a finished hand (its stacks, seats and history),
+/// emptied, for [`HandState::new_reusing`] to deal the next hand into.
+#[derive(Debug, Default)]
+pub struct Buffers {
+    /// For the next hand's [`Config::stacks`].
+    pub stacks: Vec<u64>,
+    seats: Vec<Seat>,
+    history: Vec<(usize, Action)>,
+}
+
 /// One hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandState {
@@ -379,6 +389,18 @@ impl HandState {
     /// two cards to each seat from the front of `deck` (seat by seat, left of
     /// the button first, one card per round) and the board after them.
     pub fn new(config: Config, deck: &[Card]) -> Result<HandState, TableError> {
+        HandState::new_reusing(config, deck, Buffers::default())
+    }
+
+    /// [`HandState::new`] dealt into a finished hand's buffers
+    /// ([`HandState::into_buffers`]), so that a simulation playing hand
+    /// after hand allocates nothing per hand for them. The hand is the same
+    /// as `new` deals.
+    pub fn new_reusing(
+        config: Config,
+        deck: &[Card],
+        buffers: Buffers,
+    ) -> Result<HandState, TableError> {
         let n = config.stacks.len();
         if !(2..=10).contains(&n) {
             return Err(TableError::Seats(n));
@@ -409,20 +431,23 @@ impl HandState {
         if deck.len() < need || distinct < deck.len() || !standard {
             return Err(TableError::Deck(need));
         }
-        let mut seats: Vec<Seat> = config
-            .stacks
-            .iter()
-            .map(|&stack| Seat {
-                stack,
-                street_bet: 0,
-                contributed: 0,
-                ante: 0,
-                folded: false,
-                hole: [deck[0]; 2],
-                acted: false,
-                faced: 0,
-            })
-            .collect();
+        let Buffers {
+            mut seats,
+            mut history,
+            ..
+        } = buffers;
+        seats.clear();
+        history.clear();
+        seats.extend(config.stacks.iter().map(|&stack| Seat {
+            stack,
+            street_bet: 0,
+            contributed: 0,
+            ante: 0,
+            folded: false,
+            hole: [deck[0]; 2],
+            acted: false,
+            faced: 0,
+        }));
         for round in 0..2 {
             for (k, s) in clockwise(config.button + 1, n).enumerate() {
                 seats[s].hole[round] = deck[round * n + k];
@@ -446,7 +471,7 @@ impl HandState {
             active: 0,
             settled: None,
             payout: PayoutCache::default(),
-            history: Vec::with_capacity(32),
+            history,
             legal: None,
             implicit_check: None,
             preflop_askable: 0,
@@ -549,6 +574,20 @@ impl HandState {
 
     pub fn street(&self) -> Street {
         self.street
+    }
+
+    /// This hand's buffers, emptied, for the next hand
+    /// ([`HandState::new_reusing`]).
+    pub fn into_buffers(self) -> Buffers {
+        let mut b = Buffers {
+            stacks: self.config.stacks,
+            seats: self.seats,
+            history: self.history,
+        };
+        b.stacks.clear();
+        b.seats.clear();
+        b.history.clear();
+        b
     }
 
     pub fn seats(&self) -> &[Seat] {
