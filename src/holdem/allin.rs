@@ -234,6 +234,7 @@ impl Accumulator {
 mod tests {
     use super::*;
     use crate::cards::parse_cards;
+    use crate::holdem::equity::each_subset;
     use crate::holdem::table::pots::build_pots;
     use crate::holdem::test_hole as hole;
 
@@ -297,7 +298,7 @@ mod tests {
         let rest = CardSet::FULL52.difference(known).to_vec();
         let mut acc = Accumulator::new(3, &live, &pots);
         let mut pick = Vec::new();
-        each_five(&rest, 5, &mut pick, &mut |b| {
+        each_subset(&rest, 5, &mut pick, &mut |b| {
             acc.add_board(&hands, Hand::from_cards(b));
         });
         let mut table = Accumulator::new(3, &live, &pots);
@@ -316,18 +317,6 @@ mod tests {
         // Chips expected add up to the chips in the pots.
         let total: f64 = e.expected_won.iter().sum();
         assert!((total - 420.0).abs() < 1e-9, "{total}");
-    }
-
-    fn each_five(deck: &[Card], k: usize, pick: &mut Vec<Card>, f: &mut dyn FnMut(&[Card])) {
-        if k == 0 {
-            f(pick);
-            return;
-        }
-        for i in 0..deck.len() {
-            pick.push(deck[i]);
-            each_five(&deck[i + 1..], k - 1, pick, f);
-            pick.pop();
-        }
     }
 
     #[test]

@@ -1019,7 +1019,14 @@ pub fn reference_exact(p: &Prepared) -> Vec<PlayerEquity> {
         .collect()
 }
 
-fn each_subset(deck: &[Card], k: usize, pick: &mut Vec<Card>, f: &mut dyn FnMut(&[Card])) {
+/// Calls `f` with every `k`-card subset of `deck` (in `pick`), in
+/// lexicographic order of positions.
+pub(crate) fn each_subset(
+    deck: &[Card],
+    k: usize,
+    pick: &mut Vec<Card>,
+    f: &mut dyn FnMut(&[Card]),
+) {
     if k == 0 {
         f(pick);
         return;

@@ -370,25 +370,7 @@ pub mod reference {
 
     /// The best 5 of 5 to 7 cards and its value.
     pub fn best_five(cards: &[Card]) -> ([Card; 5], Value) {
-        let n = cards.len();
-        assert!((5..=7).contains(&n), "5 to 7 cards");
-        let mut best = ([cards[0]; 5], 0);
-        for a in 0..n {
-            for b in a + 1..n {
-                for c in b + 1..n {
-                    for d in c + 1..n {
-                        for e in d + 1..n {
-                            let five = [cards[a], cards[b], cards[c], cards[d], cards[e]];
-                            let v = value5(five);
-                            if v > best.1 {
-                                best = (five, v);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        best
+        super::first_best_subset(cards, value5)
     }
 
     /// Strength of 5 to 7 cards: the best subset's class, numbered in order
@@ -411,30 +393,41 @@ pub mod reference {
     }
 }
 
-/// The first of the strongest 5-card subsets of 5 to 7 cards, in the
-/// reference's subset order (so the same five it picks: equal strengths are
-/// equal values), scored with the fast tables.
-fn strongest_five(cards: &[Card]) -> [Card; 5] {
+/// The first of the highest-scoring 5-card subsets of 5 to 7 cards, in
+/// lexicographic order of positions, and its score: the one walk behind
+/// both the reference's [`reference::best_five`] (scored by value) and
+/// [`strongest_five`] (scored by the fast tables), so that the two pick the
+/// same five (equal strengths are equal values).
+fn first_best_subset<S: PartialOrd + Default>(
+    cards: &[Card],
+    score: impl Fn([Card; 5]) -> S,
+) -> ([Card; 5], S) {
     let n = cards.len();
     assert!((5..=7).contains(&n), "5 to 7 cards");
-    let t = tables();
-    let (mut five, mut top) = ([cards[0]; 5], 0);
+    let mut best = ([cards[0]; 5], S::default());
     for a in 0..n {
         for b in a + 1..n {
             for c in b + 1..n {
                 for d in c + 1..n {
                     for e in d + 1..n {
-                        let f = [cards[a], cards[b], cards[c], cards[d], cards[e]];
-                        let s = t.strength(Hand::from_cards(&f));
-                        if s > top {
-                            (five, top) = (f, s);
+                        let five = [cards[a], cards[b], cards[c], cards[d], cards[e]];
+                        let s = score(five);
+                        if s > best.1 {
+                            best = (five, s);
                         }
                     }
                 }
             }
         }
     }
-    five
+    best
+}
+
+/// The first of the strongest 5-card subsets of 5 to 7 cards, scored with
+/// the fast tables (see [`first_best_subset`]).
+fn strongest_five(cards: &[Card]) -> [Card; 5] {
+    let t = tables();
+    first_best_subset(cards, |f| t.strength(Hand::from_cards(&f))).0
 }
 
 /// The best five cards of 5 to 7, strongest first within their groups (for
