@@ -8,16 +8,17 @@
 //!   masks: with both, six levels' state and counters do not fit in the
 //!   registers and spill to the stack. The suit masks, which only a flush
 //!   needs, are rebuilt from the card indices on the path that needs them;
-//! - a flush needs five cards of one suit, so whether the cards still to
-//!   come can make one is decided once per prefix, not tested per hand:
-//!   after five cards with no suit above two (about 63% of five-card
-//!   prefixes) no two more cards make a flush, and after six cards with no
-//!   suit above three none of the seventh cards does. Those hands need the
-//!   rank lookup alone;
-//! - after such a five-card prefix, the last two levels are one loop over a
-//!   table of the pairs of cards that follow it ([`PAIRS`], in the order
-//!   the two loops would visit them), two hands an iteration: no
-//!   per-sixth-card loop set-up.
+//! - the last two levels are one loop over a table of the pairs of cards
+//!   that follow a five-card prefix ([`PAIRS`], in the order the two loops
+//!   would visit them), two hands an iteration: no per-sixth-card loop
+//!   set-up;
+//! - a flush needs five cards of one suit, so which pairs can make one is
+//!   decided once per five-card prefix, not tested per hand. With no suit
+//!   above two (about 63% of prefixes) none can. With one suit at exactly
+//!   three (about 33%), only the pairs of two more cards of it can: the
+//!   prefix's pairs are runs that need the rank lookup alone, split at
+//!   those pairs ([`SUITED`]). Only with four or five of a suit is each
+//!   hand tested.
 //!
 //! The test below holds the walk equal, hand by hand in order, to plain
 //! nested loops that look every hand up with [`Tables::strength`].
@@ -46,6 +47,46 @@ static PAIRS: [u64; 1326] = {
         g += 1;
     }
     pairs
+};
+
+/// The suit masks of the pairs of [`PAIRS`], in the same order.
+static PAIR_SUITS: [u64; 1326] = {
+    let mut pairs = [0; 1326];
+    let (mut g, mut at) = (0, 0);
+    while g < 52 {
+        let mut h = g + 1;
+        while h < 52 {
+            pairs[at] = CARD_BITS[256 + g] | CARD_BITS[256 + h];
+            at += 1;
+            h += 1;
+        }
+        g += 1;
+    }
+    pairs
+};
+
+/// For each suit, the indices in [`PAIRS`] of the 78 pairs of two cards
+/// of that suit, in increasing order.
+static SUITED: [[u16; 78]; 4] = {
+    let mut suited = [[0; 78]; 4];
+    let mut suit = 0;
+    while suit < 4 {
+        let (mut g, mut at, mut n) = (0, 0, 0);
+        while g < 52 {
+            let mut h = g + 1;
+            while h < 52 {
+                if g % 4 == suit && h % 4 == suit {
+                    suited[suit][n] = at as u16;
+                    n += 1;
+                }
+                at += 1;
+                h += 1;
+            }
+            g += 1;
+        }
+        suit += 1;
+    }
+    suited
 };
 
 /// Where the pairs whose first card is `g` start in [`PAIRS`] (53 entries,
@@ -80,37 +121,56 @@ pub(super) fn walk(t: &Tables, mut f: impl FnMut(Strength)) {
                     let kd = kc + key(d);
                     for e in d + 1..52 {
                         let ke = kd + key(e);
+                        let from = PAIR_START[e + 1];
                         if (ke + ONE_PER_SUIT) & FLUSH_BITS == 0 {
                             // No suit has three of the five cards: no two
                             // more make a flush, and the last two levels
                             // are one loop over the pairs that follow.
-                            // Two hands an iteration halves the loop's
-                            // own instructions.
-                            let look = |pair: u64| t.seven_rank_strength((ke + pair) as u32);
-                            let mut twos = PAIRS[PAIR_START[e + 1]..].chunks_exact(2);
-                            for two in &mut twos {
-                                f(look(two[0]));
-                                f(look(two[1]));
-                            }
-                            twos.remainder().iter().for_each(|&pair| f(look(pair)));
+                            rank_only(t, ke, &PAIRS[from..], &mut f);
                             continue;
                         }
-                        for g in e + 1..52 {
-                            let kg = ke + key(g);
-                            if kg & FLUSH_BITS == 0 {
-                                // No suit has four of the six cards.
-                                for &k in &CARD_BITS[g + 1..52] {
-                                    f(t.seven_rank_strength((kg + k) as u32));
-                                }
-                            } else {
-                                let six = Hand {
-                                    key: kg - ONE_PER_SUIT,
-                                    suits: [a, b, c, d, e, g]
-                                        .iter()
-                                        .fold(0, |s, &i| s | CARD_BITS[256 + i]),
-                                };
-                                sevenths_with_flushes(t, six, g + 1, &mut f);
+                        let suits = [a, b, c, d, e]
+                            .iter()
+                            .fold(0, |s, &i| s | CARD_BITS[256 + i]);
+                        if ke & FLUSH_BITS == 0 {
+                            // One suit has exactly three of the five cards
+                            // (two such suits would take six): a pair
+                            // makes a flush when both its cards are of
+                            // that suit. Those pairs are the suit's
+                            // entries in `SUITED`; the runs of pairs
+                            // between them need the rank lookup alone.
+                            let three = (ke + ONE_PER_SUIT) & FLUSH_BITS;
+                            let suit = (three.trailing_zeros() - SUIT_SHIFT - 3) as usize / 4;
+                            let mask = (suits >> (16 * suit)) as u16;
+                            let suited = &SUITED[suit];
+                            let mut at = from;
+                            for &pair in
+                                &suited[suited.partition_point(|&p| usize::from(p) < from)..]
+                            {
+                                let pair = usize::from(pair);
+                                rank_only(t, ke, &PAIRS[at..pair], &mut f);
+                                let pair_mask = (PAIR_SUITS[pair] >> (16 * suit)) as u16;
+                                f(t.flush_strength(mask | pair_mask));
+                                at = pair + 1;
                             }
+                            rank_only(t, ke, &PAIRS[at..], &mut f);
+                            continue;
+                        }
+                        // A suit has four or five of the five cards: most
+                        // pairs make a flush, and each hand is tested (its
+                        // key's flush bits, as `Tables::strength` tests
+                        // them).
+                        let five = Hand {
+                            key: ke - ONE_PER_SUIT,
+                            suits,
+                        };
+                        for (&pair, &pair_suits) in PAIRS[from..].iter().zip(&PAIR_SUITS[from..]) {
+                            let key = five.key + pair;
+                            f(if key & FLUSH_BITS == 0 {
+                                t.seven_rank_strength(key as u32)
+                            } else {
+                                flush(t, key, five.suits | pair_suits)
+                            });
                         }
                     }
                 }
@@ -119,63 +179,27 @@ pub(super) fn walk(t: &Tables, mut f: impl FnMut(Strength)) {
     }
 }
 
-/// The seventh cards `first..52` after six cards `six` of which four or
-/// more share a suit: with five or more, every hand is a flush of that
-/// suit; with four, the hands whose seventh card is of that suit are, and
-/// the others are not flushes at all (no other suit can reach five). Out of
-/// line, so that the common loop above keeps its registers.
-#[inline(never)]
-fn sevenths_with_flushes(t: &Tables, six: Hand, first: usize, f: &mut impl FnMut(Strength)) {
-    let fours = (six.key + ONE_PER_SUIT) & FLUSH_BITS;
-    let suit = (fours.trailing_zeros() - SUIT_SHIFT - 3) as usize / 4;
-    let mask = six.suit_mask(suit as u8);
-    if six.key & FLUSH_BITS != 0 {
-        // Five or six of the suit already.
-        for i in first..52 {
-            f(t.flush_strength(mask | u16::from(i & 3 == suit) << (i >> 2)));
-        }
-        return;
+/// The hands of five cards with key `five` (either bias) and each pair of
+/// `pairs`, none of them a flush: the rank lookup alone, two hands an
+/// iteration (which halves the loop's own instructions).
+#[inline(always)]
+fn rank_only(t: &Tables, five: u64, pairs: &[u64], f: &mut impl FnMut(Strength)) {
+    let look = |pair: u64| t.seven_rank_strength((five + pair) as u32);
+    let mut twos = pairs.chunks_exact(2);
+    for two in &mut twos {
+        f(look(two[0]));
+        f(look(two[1]));
     }
-    // Cards are numbered 4 * rank + suit: the rest of the first card's
-    // rank one at a time, then whole ranks with the suit fixed at compile
-    // time, so that which card flushes needs no test.
-    let whole = first.next_multiple_of(4);
-    for (i, &k) in CARD_BITS.iter().enumerate().take(whole.min(52)).skip(first) {
-        f(if i & 3 == suit {
-            t.flush_strength(mask | 1 << (i >> 2))
-        } else {
-            t.seven_rank_strength((six.key + k) as u32)
-        });
-    }
-    let ranks = whole / 4..13;
-    match suit {
-        0 => by_rank::<0>(t, six.key, mask, ranks, f),
-        1 => by_rank::<1>(t, six.key, mask, ranks, f),
-        2 => by_rank::<2>(t, six.key, mask, ranks, f),
-        _ => by_rank::<3>(t, six.key, mask, ranks, f),
-    }
+    twos.remainder().iter().for_each(|&pair| f(look(pair)));
 }
 
-/// The seventh cards of `ranks`, four a rank, after six cards with key
-/// `key` holding four cards of `SUIT` (rank mask `mask`): the card of
-/// `SUIT` makes a flush, the other three are looked up by rank.
-#[inline(always)]
-fn by_rank<const SUIT: usize>(
-    t: &Tables,
-    key: u64,
-    mask: u16,
-    ranks: std::ops::Range<usize>,
-    f: &mut impl FnMut(Strength),
-) {
-    for rank in ranks {
-        for suit in 0..4 {
-            f(if suit == SUIT {
-                t.flush_strength(mask | 1 << rank)
-            } else {
-                t.seven_rank_strength((key + CARD_BITS[4 * rank + suit]) as u32)
-            });
-        }
-    }
+/// The flush of a 7-card hand whose key `key` has a flush bit, with suit
+/// masks `suits`. Out of line: inlined, the compiler shares the final
+/// load between it and the rank lookup, and the common path pays for it.
+#[inline(never)]
+fn flush(t: &Tables, key: u64, suits: u64) -> Strength {
+    let suit = ((key & FLUSH_BITS).trailing_zeros() - SUIT_SHIFT - 3) / 4;
+    t.flush_strength((suits >> (16 * suit)) as u16)
 }
 
 #[cfg(test)]
