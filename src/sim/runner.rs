@@ -303,6 +303,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         accs: start.accs,
         checkpoint,
         saved_at: resumed_at,
+        pending: None,
         identity: identity.clone(),
         shard: shard_info,
         every: config.checkpoint_every,
@@ -710,6 +711,42 @@ enum Which {
     Bundle,
 }
 
+/// A checkpoint whose outputs are flushed and whose content is sealed:
+/// left to do, the syncs and the write.
+struct CheckpointJob {
+    /// Each output to sync, with its name for an error.
+    files: Vec<(String, std::fs::File)>,
+    path: PathBuf,
+    sealed: Vec<u8>,
+    next_game: u64,
+}
+
+impl CheckpointJob {
+    /// Syncs the outputs, then atomically replaces the checkpoint file.
+    fn run(self) -> Result<(), RunError> {
+        for (name, file) in &self.files {
+            file.sync_all()
+                .map_err(RunError::io(format!("cannot write {name}")))?;
+        }
+        write_whole(&self.path, self.sealed).map_err(RunError::io(format!(
+            "cannot write the checkpoint {}",
+            self.path.display()
+        )))
+    }
+}
+
+/// A checkpoint running on its own thread ([`Writer::begin_checkpoint`]).
+struct PendingCheckpoint {
+    next_game: u64,
+    done: std::thread::JoinHandle<Result<(), RunError>>,
+}
+
+impl PendingCheckpoint {
+    fn is_done(&self) -> bool {
+        self.done.is_finished()
+    }
+}
+
 /// The writer thread's state: the sinks, the statistics, checkpoints,
 /// progress.
 struct Writer {
@@ -722,6 +759,8 @@ struct Writer {
     checkpoint: Option<PathBuf>,
     /// The game the newest checkpoint on disk resumes at.
     saved_at: Option<u64>,
+    /// A checkpoint being made durable on its own thread.
+    pending: Option<PendingCheckpoint>,
     identity: RunIdentity,
     shard: Option<ShardInfo>,
     every: Duration,
@@ -737,6 +776,20 @@ impl Writer {
     /// `stop` says a signal asked the run to end (then the rows written so
     /// far are what an interrupted run keeps).
     fn consume(
+        &mut self,
+        rx: Receiver<Vec<Result<ChunkOut, RunError>>>,
+        stop: impl Fn() -> bool,
+    ) -> Result<(), RunError> {
+        let consumed = self.consume_batches(rx, stop);
+        if consumed.is_err() {
+            // Not leaving a checkpoint half-way (its thread would die with
+            // the process); the first error is the one reported.
+            let _ = self.settle_checkpoint();
+        }
+        consumed
+    }
+
+    fn consume_batches(
         &mut self,
         rx: Receiver<Vec<Result<ChunkOut, RunError>>>,
         stop: impl Fn() -> bool,
@@ -760,9 +813,11 @@ impl Writer {
                 } else if let Some(dir) = &self.files_dir {
                     for (name, bytes) in chunk.files {
                         let path = dir.join(name);
-                        write_whole(&path, bytes)
-                            .map_err(RunError::io(format!("cannot write {}", path.display())))
-                            .map_err(|e| e.leaving(&self.left()))?;
+                        if let Err(e) = write_whole(&path, bytes) {
+                            self.settle_checkpoint()?;
+                            let what = format!("cannot write {}", path.display());
+                            return Err(RunError::io(what)(e).leaving(&self.left()));
+                        }
                     }
                 }
                 for (acc, folded) in self.accs.iter_mut().zip(&chunk.stats) {
@@ -771,8 +826,16 @@ impl Writer {
                 games += chunk.games;
             }
             self.progress.advance(games);
-            if self.checkpoint.is_some() && self.last_checkpoint.elapsed() >= self.every {
-                self.save_checkpoint()?;
+            if self
+                .pending
+                .as_ref()
+                .is_some_and(PendingCheckpoint::is_done)
+            {
+                self.settle_checkpoint()?;
+            }
+            let due = self.last_checkpoint.elapsed() >= self.every;
+            if self.checkpoint.is_some() && due && self.pending.is_none() {
+                self.begin_checkpoint()?;
             }
         }
         Ok(())
@@ -780,7 +843,11 @@ impl Writer {
 
     /// Turns a failed write into an error naming the output and saying what
     /// was left on disk.
-    fn check<T>(&self, result: io::Result<T>, which: Which) -> Result<T, RunError> {
+    fn check<T>(&mut self, result: io::Result<T>, which: Which) -> Result<T, RunError> {
+        if result.is_err() {
+            // What is left on disk depends on the checkpoint in flight.
+            self.settle_checkpoint()?;
+        }
         result.map_err(|e| {
             let sink = match which {
                 Which::Csv => Some(&self.csv),
@@ -875,20 +942,82 @@ impl Writer {
 
     /// Syncs every output, then atomically replaces the checkpoint: a kill
     /// (or a power cut) at any instant leaves a checkpoint whose rows are
-    /// all on disk.
+    /// all on disk. Waits for a checkpoint in flight first, so that an older
+    /// one never lands over this one.
     fn save_checkpoint(&mut self) -> Result<(), RunError> {
-        let Some(path) = self.checkpoint.clone() else {
+        self.settle_checkpoint()?;
+        let Some(job) = self.checkpoint_job()? else {
             return Ok(());
         };
-        let r = self.csv.sync();
-        self.check(r, Which::Csv)?;
-        if let Some(side) = &mut self.side {
-            let r = side.sync();
-            self.check(r, Which::Side)?;
+        let next_game = job.next_game;
+        if let Err(e) = job.run() {
+            return Err(e.leaving(&self.left()));
         }
-        if let Some(bundle) = &mut self.bundle {
-            let r = bundle.sync();
-            self.check(r, Which::Bundle)?;
+        self.saved_at = Some(next_game);
+        self.last_checkpoint = Instant::now();
+        Ok(())
+    }
+
+    /// Starts a checkpoint on its own thread: the rows are flushed to the
+    /// files here, and the syncs (which on a large file can take a good
+    /// part of a second) and the checkpoint's write happen there, while
+    /// this thread goes on writing rows. Syncing a file makes durable every
+    /// byte written to it so far, the checkpoint's rows and perhaps more,
+    /// and the checkpoint is written only after: the guarantee of
+    /// [`Writer::save_checkpoint`] holds. One at a time: the caller starts
+    /// one only when none is in flight.
+    fn begin_checkpoint(&mut self) -> Result<(), RunError> {
+        debug_assert!(self.pending.is_none());
+        let Some(job) = self.checkpoint_job()? else {
+            return Ok(());
+        };
+        let next_game = job.next_game;
+        let done = std::thread::Builder::new()
+            .name("checkpoint".into())
+            .spawn(move || job.run())
+            .map_err(|e| RunError::Internal(format!("cannot start a checkpoint thread: {e}")))?;
+        self.pending = Some(PendingCheckpoint { next_game, done });
+        self.last_checkpoint = Instant::now();
+        Ok(())
+    }
+
+    /// Waits for the checkpoint in flight, if any: once it is on disk the
+    /// run can resume from it.
+    fn settle_checkpoint(&mut self) -> Result<(), RunError> {
+        let Some(pending) = self.pending.take() else {
+            return Ok(());
+        };
+        match pending.done.join() {
+            Ok(Ok(())) => {
+                self.saved_at = Some(pending.next_game);
+                Ok(())
+            }
+            Ok(Err(e)) => Err(e.leaving(&self.left())),
+            Err(_) => Err(RunError::Internal("the checkpoint thread panicked".into())),
+        }
+    }
+
+    /// Flushes every output and seals a checkpoint of where they stand:
+    /// what is left to do is the syncs and the write ([`CheckpointJob::run`]).
+    fn checkpoint_job(&mut self) -> Result<Option<CheckpointJob>, RunError> {
+        let Some(path) = self.checkpoint.clone() else {
+            return Ok(None);
+        };
+        let mut files = Vec::new();
+        for which in [Which::Csv, Which::Side, Which::Bundle] {
+            let sink = match which {
+                Which::Csv => Some(&mut self.csv),
+                Which::Side => self.side.as_mut(),
+                Which::Bundle => self.bundle.as_mut(),
+            };
+            let Some(sink) = sink else { continue };
+            let name = sink
+                .destination()
+                .map_or("the output".into(), Destination::describe);
+            let r = sink.to_sync();
+            if let Some(file) = self.check(r, which)? {
+                files.push((name, file));
+            }
         }
         let next_game = self.progress.first + self.progress.done;
         let ckpt = Checkpoint {
@@ -905,15 +1034,12 @@ impl Writer {
         let sealed = ckpt
             .seal()
             .map_err(|e| RunError::Internal(format!("checkpoint: {e}")))?;
-        write_whole(&path, sealed)
-            .map_err(RunError::io(format!(
-                "cannot write the checkpoint {}",
-                path.display()
-            )))
-            .map_err(|e| e.leaving(&self.left()))?;
-        self.saved_at = Some(next_game);
-        self.last_checkpoint = Instant::now();
-        Ok(())
+        Ok(Some(CheckpointJob {
+            files,
+            path,
+            sealed,
+            next_game,
+        }))
     }
 
     fn state(&self) -> Vec<super::stats::AccumulatorState> {

@@ -362,10 +362,21 @@ impl StreamSink {
 
     /// Flushes and syncs to disk: every byte written so far is durable.
     pub fn sync(&mut self) -> io::Result<()> {
+        match self.to_sync()? {
+            Some(file) => file.sync_all(),
+            None => Ok(()),
+        }
+    }
+
+    /// Flushes, and returns a second handle on the file when it is one a
+    /// checkpoint needs durable (a regular output's partial file): syncing
+    /// it makes every byte written so far durable, and can run on another
+    /// thread while this one goes on writing.
+    pub fn to_sync(&mut self) -> io::Result<Option<File>> {
         self.flush()?;
         match (&self.inner, &self.dest) {
-            (Inner::File(w), Some(Destination::Atomic(_))) => w.get_ref().sync_all(),
-            _ => Ok(()),
+            (Inner::File(w), Some(Destination::Atomic(_))) => w.get_ref().try_clone().map(Some),
+            _ => Ok(None),
         }
     }
 
