@@ -235,14 +235,47 @@ impl<'a> Extras<'a> {
 /// encoding is the csv crate's default (comma, `\n` after each record,
 /// a field quoted only when it holds a comma, a quote, CR or LF, quotes
 /// doubled), tested against that crate.
+///
+/// Built for the hot per-game columns (a hold'em row is 37 fields, most of
+/// them small numbers), with no `unsafe`:
+/// - The buffer is lengthened ahead of the row (zero bytes, [`SLACK`] at a
+///   time: about once a row), and fields are stored into that room at the
+///   row's `end`, each through a fixed-size window, so a field costs one
+///   length comparison rather than a capacity check per byte. Dropping the
+///   row cuts the buffer back to `end`: the room never shows.
+/// - Every field is written with the comma that follows it, and
+///   [`Row::end`] turns the last comma into the newline: no "first field?"
+///   test per field.
+/// - A number below 1,000 is one load from a table of its digits and
+///   their count, stored as one word; larger ones are made eight digits at
+///   a time from a table of digit pairs, the leading zeros shifted out.
+///   The sign byte is always stored, then kept or overwritten. The slow,
+///   obvious forms they must equal are tested below.
 pub struct Row<'a> {
     buf: &'a mut Vec<u8>,
+    /// Where the next field goes: the row's bytes are `buf[..end]`, the
+    /// rest of `buf` room for the fields to come.
+    end: usize,
     fields: usize,
+}
+
+impl Drop for Row<'_> {
+    /// Cuts off the room past the row (a row dropped before [`Row::end`]
+    /// leaves its fields, each with its comma, as the old per-push writer
+    /// left them without theirs).
+    fn drop(&mut self) {
+        self.buf.truncate(self.end);
+    }
 }
 
 impl<'a> Row<'a> {
     pub fn new(buf: &'a mut Vec<u8>) -> Row<'a> {
-        Row { buf, fields: 0 }
+        let end = buf.len();
+        Row {
+            buf,
+            end,
+            fields: 0,
+        }
     }
 
     /// Fields written so far (the runner checks it against the header).
@@ -250,49 +283,100 @@ impl<'a> Row<'a> {
         self.fields
     }
 
-    /// Ends the record (a newline).
-    pub fn end(self) {
-        self.buf.push(b'\n');
+    /// Ends the record (a newline): the comma after the last field becomes
+    /// the newline (a record of no fields is the newline alone).
+    pub fn end(mut self) {
+        if self.fields > 0 {
+            self.buf[self.end - 1] = b'\n';
+        } else {
+            self.window::<1>()[0] = b'\n';
+            self.end += 1;
+        }
+        // Dropping `self` cuts the room off.
     }
 
-    /// Starts a field: the separator before every field but the first.
-    #[inline]
-    fn sep(&mut self) {
-        if self.fields > 0 {
-            self.buf.push(b',');
+    /// The `N` bytes at the row's end to write a field into (made first
+    /// when the buffer is shorter).
+    #[inline(always)]
+    fn window<const N: usize>(&mut self) -> &mut [u8; N] {
+        let end = self.end;
+        if self.buf.len() < end + N {
+            self.make_room(N);
         }
+        (&mut self.buf[end..end + N])
+            .try_into()
+            .expect("a slice of N bytes")
+    }
+
+    /// Lengthens the buffer to hold `n` more bytes past the row's end, and
+    /// [`SLACK`] at least, so that it happens about once a row.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self, n: usize) {
+        self.buf.resize(self.end + n.max(SLACK), 0);
+    }
+
+    /// Ends a field of `len` bytes written at the row's end (its comma
+    /// included).
+    #[inline(always)]
+    fn advance(&mut self, len: usize) {
+        self.end += len;
         self.fields += 1;
     }
 
+    /// A field of any bytes: quoted when needed, then the comma.
     fn field(&mut self, bytes: &[u8]) {
-        self.sep();
-        if bytes
+        let needs_quotes = bytes
             .iter()
-            .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
-        {
-            self.buf.push(b'"');
-            for &b in bytes {
-                if b == b'"' {
-                    self.buf.push(b'"');
-                }
-                self.buf.push(b);
-            }
-            self.buf.push(b'"');
-        } else {
-            self.buf.extend_from_slice(bytes);
+            .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'));
+        if !needs_quotes {
+            self.bytes(bytes);
+            return;
         }
+        let mut quoted = Vec::with_capacity(bytes.len() + 3);
+        quoted.push(b'"');
+        for &b in bytes {
+            if b == b'"' {
+                quoted.push(b'"');
+            }
+            quoted.push(b);
+        }
+        quoted.push(b'"');
+        self.bytes(&quoted);
+    }
+
+    /// `bytes` as they are, then the comma.
+    #[inline]
+    fn bytes(&mut self, bytes: &[u8]) {
+        let len = bytes.len();
+        if self.buf.len() < self.end + len + 1 {
+            self.make_room(len + 1);
+        }
+        let at = &mut self.buf[self.end..self.end + len + 1];
+        at[..len].copy_from_slice(bytes);
+        at[len] = b',';
+        self.advance(len + 1);
     }
 
     /// An integer field.
-    #[inline]
-    pub fn int(&mut self, v: impl itoa::Integer) {
-        self.sep();
-        let mut buf = itoa::Buffer::new();
-        // Byte by byte: a field is a few digits, and a copy of unknown
-        // length is a call to `memcpy`.
-        for &b in buf.format(v).as_bytes() {
-            self.buf.push(b);
+    #[inline(always)]
+    pub fn int(&mut self, v: impl RowInt) {
+        match v.split() {
+            Some((negative, magnitude)) => {
+                let w = self.window::<NUMBER>();
+                let len = digits(w, negative, magnitude);
+                w[len] = b',';
+                self.advance(len + 1);
+            }
+            None => self.wide(v),
         }
+    }
+
+    /// An integer beyond 64 bits (128-bit types only): never hot.
+    #[cold]
+    #[inline(never)]
+    fn wide(&mut self, v: impl RowInt) {
+        self.bytes(itoa::Buffer::new().format(v).as_bytes());
     }
 
     /// A real field with `decimals` digits after the point (fixed, so reruns
@@ -306,11 +390,13 @@ impl<'a> Row<'a> {
     /// point, formatted from the rounded integer `round(v * 10^decimals)`:
     /// as deterministic as [`Row::real`] and several times faster (no float
     /// formatting), for hot per-game columns.
+    #[inline(always)]
     pub fn fixed(&mut self, v: f64, decimals: u32) {
         debug_assert!(decimals <= 9);
         let x = v * POW10[decimals as usize] as f64;
-        // Round half away from zero, as f64::round, without the libm call
-        // f64::round compiles to on baseline x86-64 (a hot path).
+        // Round half away from zero, as f64::round does below 2^52,
+        // without the libm call f64::round compiles to on baseline x86-64
+        // (a hot path).
         let scaled = if x >= 0.0 {
             (x + 0.5) as i64
         } else {
@@ -323,24 +409,47 @@ impl<'a> Row<'a> {
     /// zeros after the point: the same text as `fixed(v as f64, decimals)`
     /// whenever `v * 10^decimals` is below 2^53 in magnitude (then every
     /// float step there is exact), without the float round trip.
+    #[inline(always)]
     pub fn fixed_int(&mut self, v: i64, decimals: u32) {
         debug_assert!(decimals <= 9);
-        // The integer, then the point and its zeros: no digit of the
-        // fraction to work out.
-        self.int(v);
-        if decimals > 0 {
-            self.buf.push(b'.');
-            for _ in 0..decimals {
-                self.buf.push(b'0');
-            }
-        }
+        let w = self.window::<NUMBER>();
+        let len = digits(w, v < 0, v.unsigned_abs());
+        // The point, `decimals` zeros and the comma (only the comma when
+        // there are no decimals), as one 16-byte store.
+        let d = (decimals as usize).min(9);
+        w[len..len + 16].copy_from_slice(&ZEROS_TAIL[d]);
+        self.advance(len + if d == 0 { 1 } else { d + 2 });
     }
 
     /// Writes `scaled / 10^decimals` with exactly `decimals` digits after
-    /// the point (a `-` only when `scaled` is negative), digit by digit
-    /// from the right into a stack buffer, then copied once.
+    /// the point (a `-` only when `scaled` is negative): the whole part as
+    /// an integer, then the point and the fraction's digits, eight made at
+    /// once of which the last `decimals` are kept.
+    #[inline(always)]
     fn scaled(&mut self, scaled: i64, decimals: u32) {
-        self.sep();
+        let magnitude = scaled.unsigned_abs();
+        if decimals == 0 {
+            let w = self.window::<NUMBER>();
+            let len = digits(w, scaled < 0, magnitude);
+            w[len] = b',';
+            self.advance(len + 1);
+        } else if decimals <= 8 {
+            let d = decimals as usize;
+            let unit = POW10[d];
+            let w = self.window::<NUMBER>();
+            let len = digits(w, scaled < 0, magnitude / unit);
+            let fraction = ascii8((magnitude % unit) as u32) >> (8 * (8 - d));
+            w[len] = b'.';
+            w[len + 1..len + 9].copy_from_slice(&fraction.to_le_bytes());
+            w[len + 1 + d] = b',';
+            self.advance(len + d + 2);
+        } else {
+            self.scaled_plain(scaled, decimals);
+        }
+    }
+
+    /// [`Row::scaled`] digit by digit (9 decimals).
+    fn scaled_plain(&mut self, scaled: i64, decimals: u32) {
         // 20 digits of u64, the point and the sign fit in 22 bytes.
         let mut tmp = [0u8; 24];
         let mut pos = tmp.len();
@@ -366,15 +475,15 @@ impl<'a> Row<'a> {
             pos -= 1;
             tmp[pos] = b'-';
         }
-        self.buf.extend_from_slice(&tmp[pos..]);
+        self.bytes(&tmp[pos..]);
     }
 
     /// A text field known to need no quoting (no comma, quote, CR or LF:
     /// names from a fixed list), written as is without scanning it.
+    #[inline]
     pub fn word(&mut self, v: &str) {
         debug_assert!(!v.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')));
-        self.sep();
-        self.buf.extend_from_slice(v.as_bytes());
+        self.bytes(v.as_bytes());
     }
 
     /// A text field (quoted when needed).
@@ -383,15 +492,168 @@ impl<'a> Row<'a> {
     }
 
     /// An empty field (a value that does not apply to this game).
+    #[inline(always)]
     pub fn empty(&mut self) {
-        self.sep();
+        self.window::<1>()[0] = b',';
+        self.advance(1);
     }
 
     /// A boolean as `0`/`1`.
+    #[inline(always)]
     pub fn flag(&mut self, v: bool) {
-        self.sep();
-        self.buf.push(if v { b'1' } else { b'0' });
+        *self.window::<2>() = [b'0' + u8::from(v), b','];
+        self.advance(2);
     }
+}
+
+/// Bytes the buffer is lengthened by ahead of a row: a hold'em row of 6
+/// seats is about 140.
+const SLACK: usize = 256;
+
+/// The window a number field is written through: the sign, 20 digits
+/// and a 16-byte tail (point, decimals, comma) at most.
+const NUMBER: usize = 40;
+
+/// The point, `d` zeros and the comma for [`Row::fixed_int`] (index `d`;
+/// index 0 is the comma alone), padded to 16 bytes.
+const ZEROS_TAIL: [[u8; 16]; 10] = {
+    let mut t = [[0u8; 16]; 10];
+    t[0][0] = b',';
+    let mut d = 1;
+    while d < 10 {
+        t[d][0] = b'.';
+        let mut i = 1;
+        while i <= d {
+            t[d][i] = b'0';
+            i += 1;
+        }
+        t[d][d + 1] = b',';
+        d += 1;
+    }
+    t
+};
+
+/// Writes `-` when `negative`, then the digits of `magnitude`, at the front
+/// of `w`; returns their length. The sign byte is stored either way and
+/// the digits start on it or after it. Below 1,000 (most numbers of a
+/// hold'em row) the digits and their count are one load from [`SMALL`] and
+/// one 4-byte store; below 10^8 eight digits are made at once and the
+/// leading zeros dropped (see [`trim`]).
+#[inline(always)]
+fn digits(w: &mut [u8; NUMBER], negative: bool, magnitude: u64) -> usize {
+    w[0] = b'-';
+    let at = usize::from(negative);
+    let n = if magnitude < 1_000 {
+        let entry = SMALL[magnitude as usize];
+        // The count byte lands past the digits: scratch, overwritten by
+        // what follows or cut off.
+        w[at..at + 4].copy_from_slice(&entry.to_le_bytes());
+        (entry >> 24) as usize
+    } else if magnitude < 100_000_000 {
+        let (word, n) = trim(ascii8(magnitude as u32));
+        w[at..at + 8].copy_from_slice(&word.to_le_bytes());
+        n
+    } else {
+        long_digits(w, at, magnitude)
+    };
+    at + n
+}
+
+/// The numbers below 1,000: the ASCII digits (no leading zeros) in the low
+/// bytes, first digit lowest, and their count in the top byte.
+static SMALL: [u32; 1000] = {
+    let mut t = [0u32; 1000];
+    let mut v = 0;
+    while v < 1000 {
+        let (h, te, o) = ((v / 100) as u32, (v / 10 % 10) as u32, (v % 10) as u32);
+        t[v] = if v >= 100 {
+            (b'0' as u32 + h) | (b'0' as u32 + te) << 8 | (b'0' as u32 + o) << 16 | 3 << 24
+        } else if v >= 10 {
+            (b'0' as u32 + te) | (b'0' as u32 + o) << 8 | 2 << 24
+        } else {
+            (b'0' as u32 + o) | 1 << 24
+        };
+        v += 1;
+    }
+    t
+};
+
+/// The digits of `magnitude` (10^8 or more: never in a hold'em row) at
+/// `w[at..]`, by itoa; returns their length.
+#[cold]
+#[inline(never)]
+fn long_digits(w: &mut [u8; NUMBER], at: usize, magnitude: u64) -> usize {
+    let mut text = itoa::Buffer::new();
+    let text = text.format(magnitude).as_bytes();
+    w[at..at + text.len()].copy_from_slice(text);
+    text.len()
+}
+
+/// An integer type [`Row::int`] writes: every primitive integer.
+pub trait RowInt: itoa::Integer + Copy {
+    /// Sign and magnitude, when the magnitude fits 64 bits (always but for
+    /// the 128-bit types).
+    fn split(self) -> Option<(bool, u64)>;
+}
+
+macro_rules! row_int {
+    (unsigned $($t:ty),*) => {$(
+        impl RowInt for $t {
+            #[inline]
+            fn split(self) -> Option<(bool, u64)> {
+                u64::try_from(self).ok().map(|m| (false, m))
+            }
+        }
+    )*};
+    (signed $($t:ty),*) => {$(
+        impl RowInt for $t {
+            #[inline]
+            fn split(self) -> Option<(bool, u64)> {
+                u64::try_from(self.unsigned_abs()).ok().map(|m| (self < 0, m))
+            }
+        }
+    )*};
+}
+row_int!(unsigned u8, u16, u32, u64, usize, u128);
+row_int!(signed i8, i16, i32, i64, isize, i128);
+
+/// The ASCII digits `00` to `99` as little-endian pairs (tens digit first
+/// in memory).
+const PAIRS: [u16; 100] = {
+    let mut t = [0u16; 100];
+    let mut i = 0;
+    while i < 100 {
+        t[i] = (b'0' + (i / 10) as u8) as u16 | ((b'0' + (i % 10) as u8) as u16) << 8;
+        i += 1;
+    }
+    t
+};
+
+/// The 4 decimal digits of `v` (below 10,000, leading zeros kept) as ASCII,
+/// the most significant digit in the lowest byte (first in memory).
+#[inline(always)]
+fn ascii4(v: u32) -> u32 {
+    debug_assert!(v < 10_000);
+    u32::from(PAIRS[(v / 100) as usize]) | u32::from(PAIRS[(v % 100) as usize]) << 16
+}
+
+/// The 8 decimal digits of `v` (below 10^8) as [`ascii4`] does.
+#[inline(always)]
+fn ascii8(v: u32) -> u64 {
+    debug_assert!(v < 100_000_000);
+    u64::from(ascii4(v / 10_000)) | u64::from(ascii4(v % 10_000)) << 32
+}
+
+/// The 8 ASCII digits `digits` (as [`ascii8`] gives them) without their
+/// leading zeros but for the last: the digits shifted to the lowest bytes,
+/// and their count. A `0` digit is the byte `b'0'`, so the leading zeros
+/// are the low bytes of `digits ^ "00000000"` that are zero; the bit set
+/// in the top byte keeps the last digit.
+#[inline(always)]
+fn trim(digits: u64) -> (u64, usize) {
+    let x = (digits ^ u64::from_le_bytes(*b"00000000")) | 1 << 56;
+    let z = (x.trailing_zeros() / 8) as usize;
+    (digits >> (8 * z), 8 - z)
 }
 
 /// 10^k for the decimals [`Row::fixed`] accepts.
@@ -560,5 +822,261 @@ mod tests {
             row.end();
             assert_eq!(a, b);
         }
+    }
+
+    // The fast number paths against slow, obviously correct references.
+
+    /// A row of the fields `f` writes, as text (the newline dropped).
+    fn row_text(f: impl FnOnce(&mut Row)) -> String {
+        let mut buf = Vec::new();
+        let mut row = Row::new(&mut buf);
+        f(&mut row);
+        row.end();
+        let text = String::from_utf8(buf).unwrap();
+        text.strip_suffix('\n').unwrap().to_string()
+    }
+
+    /// `scaled / 10^decimals` the long way: all the digits (at least
+    /// `decimals + 1`, zero-padded), a point before the last `decimals`.
+    fn scaled_reference(scaled: i64, decimals: u32) -> String {
+        let d = decimals as usize;
+        let digits = format!("{:0width$}", scaled.unsigned_abs(), width = d + 1);
+        let (whole, fraction) = digits.split_at(digits.len() - d);
+        let sign = if scaled < 0 { "-" } else { "" };
+        if d == 0 {
+            format!("{sign}{whole}")
+        } else {
+            format!("{sign}{whole}.{fraction}")
+        }
+    }
+
+    /// Integers of every size: edges around each digit count and the type
+    /// limits, then random values of random bit lengths.
+    fn test_integers() -> Vec<i64> {
+        use rand::RngExt;
+        let mut values = vec![i64::MIN, i64::MIN + 1, i64::MAX, i64::MAX - 1];
+        let mut p = 1i64;
+        for _ in 0..19 {
+            for v in [p - 1, p, p + 1, 2 * p - 1] {
+                values.extend([v, -v]);
+            }
+            p = p.saturating_mul(10);
+        }
+        let mut rng = crate::rng::game_rng(9, 11);
+        for _ in 0..50_000 {
+            let v = rng.random::<i64>() >> rng.random_range(0..64u32);
+            values.push(v);
+        }
+        values
+    }
+
+    #[test]
+    fn int_writes_what_display_writes() {
+        use rand::RngExt;
+        for v in test_integers() {
+            assert_eq!(row_text(|r| r.int(v)), v.to_string());
+            let u = v as u64;
+            assert_eq!(row_text(|r| r.int(u)), u.to_string());
+            let u = v.unsigned_abs();
+            assert_eq!(row_text(|r| r.int(u)), u.to_string());
+        }
+        assert_eq!(row_text(|r| r.int(u64::MAX)), u64::MAX.to_string());
+        // Every small number, each width and type.
+        for v in -70_000i64..70_000 {
+            assert_eq!(row_text(|r| r.int(v)), v.to_string());
+        }
+        let mut rng = crate::rng::game_rng(9, 12);
+        for _ in 0..2_000 {
+            let (a, b, c, d) = (
+                rng.random::<u8>(),
+                rng.random::<i8>(),
+                rng.random::<u16>(),
+                rng.random::<i16>(),
+            );
+            let (e, f) = (rng.random::<u32>(), rng.random::<i32>());
+            let (g, h) = (rng.random::<u64>() as usize, rng.random::<i64>() as isize);
+            let text = row_text(|r| {
+                r.int(a);
+                r.int(b);
+                r.int(c);
+                r.int(d);
+                r.int(e);
+                r.int(f);
+                r.int(g);
+                r.int(h);
+            });
+            assert_eq!(text, format!("{a},{b},{c},{d},{e},{f},{g},{h}"));
+        }
+        for v in [u128::MAX, u128::from(u64::MAX) + 1, 0, 7] {
+            assert_eq!(row_text(|r| r.int(v)), v.to_string());
+        }
+        for v in [i128::MIN, i128::MAX, -i128::from(u64::MAX), -1, 0] {
+            assert_eq!(row_text(|r| r.int(v)), v.to_string());
+        }
+    }
+
+    #[test]
+    fn fixed_int_writes_the_number_then_zeros() {
+        for v in test_integers() {
+            for d in 0..=9u32 {
+                let zeros = "0".repeat(d as usize);
+                let reference = if d == 0 {
+                    v.to_string()
+                } else {
+                    format!("{v}.{zeros}")
+                };
+                assert_eq!(row_text(|r| r.fixed_int(v, d)), reference);
+            }
+        }
+    }
+
+    #[test]
+    fn scaled_writes_the_long_division() {
+        for v in test_integers() {
+            for d in 0..=9u32 {
+                assert_eq!(
+                    row_text(|r| r.scaled(v, d)),
+                    scaled_reference(v, d),
+                    "{v} with {d} decimals"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_rounds_then_writes_the_long_division() {
+        use rand::RngExt;
+        let mut rng = crate::rng::game_rng(9, 13);
+        for k in 0..60_000 {
+            // Values up to 10^7, of every magnitude down to 10^-7.
+            let v: f64 = rng.random_range(-1.0..1.0) * 10f64.powi(k % 15 - 7);
+            for d in 0..=9u32 {
+                // Half away from zero, as the writer has always rounded
+                // (`f64::round` differs from it past 2^52, where `x + 0.5`
+                // is itself rounded).
+                let x = v * POW10[d as usize] as f64;
+                let rounded = if x >= 0.0 {
+                    (x + 0.5) as i64
+                } else {
+                    (x - 0.5) as i64
+                };
+                assert_eq!(
+                    row_text(|r| r.fixed(v, d)),
+                    scaled_reference(rounded, d),
+                    "{v} to {d} decimals"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn small_table_holds_each_number_and_its_width() {
+        for (v, &entry) in SMALL.iter().enumerate() {
+            let text = v.to_string();
+            let n = (entry >> 24) as usize;
+            assert_eq!(n, text.len());
+            assert_eq!(&entry.to_le_bytes()[..n], text.as_bytes());
+        }
+    }
+
+    /// Random rows of every kind of field, appended to one buffer that
+    /// starts with bytes of its own, against the csv crate writing the
+    /// same fields as text: the room past each row never shows, long
+    /// fields outgrow it, and rows of no fields are a newline.
+    #[test]
+    fn random_rows_equal_the_csv_crate() {
+        use rand::RngExt;
+        let mut rng = crate::rng::game_rng(9, 14);
+        let words = ["preflop", "straight_flush", "", "x"];
+        let texts = ["a,b", "say \"hi\"", "plain", "", "line\nbreak"];
+        let mut ours = b"prefix\n".to_vec();
+        let mut theirs = b"prefix\n".to_vec();
+        for _ in 0..3_000 {
+            let fields = rng.random_range(0..40);
+            let mut row = Row::new(&mut ours);
+            let mut record: Vec<String> = Vec::new();
+            for _ in 0..fields {
+                let v = rng.random::<i64>() >> rng.random_range(0..64u32);
+                let d = rng.random_range(0..=9u32);
+                match rng.random_range(0..9) {
+                    0 => {
+                        row.int(v);
+                        record.push(v.to_string());
+                    }
+                    1 => {
+                        let v = v.unsigned_abs() % 2000;
+                        row.fixed_int(v as i64 - 1000, d);
+                        record.push(row_text(|r| r.fixed_int(v as i64 - 1000, d)));
+                    }
+                    2 => {
+                        let x = (v % 10_000_000) as f64 / 997.0;
+                        row.fixed(x, d);
+                        record.push(row_text(|r| r.fixed(x, d)));
+                    }
+                    3 => {
+                        row.empty();
+                        record.push(String::new());
+                    }
+                    4 => {
+                        row.flag(v < 0);
+                        record.push(u8::from(v < 0).to_string());
+                    }
+                    5 => {
+                        let s = words[v.unsigned_abs() as usize % words.len()];
+                        row.word(s);
+                        record.push(s.to_string());
+                    }
+                    6 => {
+                        let s = texts[v.unsigned_abs() as usize % texts.len()];
+                        row.text(s);
+                        record.push(s.to_string());
+                    }
+                    7 => {
+                        // Longer than the room made at a time.
+                        let s = "long text, ".repeat(v.unsigned_abs() as usize % 60);
+                        row.text(&s);
+                        record.push(s);
+                    }
+                    _ => {
+                        row.real(v as f64 / 1e6, d as usize);
+                        record.push(format!("{:.*}", d as usize, v as f64 / 1e6));
+                    }
+                }
+            }
+            assert_eq!(row.fields(), fields);
+            row.end();
+            if record.iter().all(|f| f.is_empty()) && record.len() <= 1 {
+                // No field, or one empty field: a bare newline (the csv
+                // crate writes the latter as `""`).
+                theirs.push(b'\n');
+            } else {
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(Vec::new());
+                w.write_record(&record).unwrap();
+                theirs.extend(w.into_inner().unwrap());
+            }
+        }
+        let (ours, theirs) = (
+            String::from_utf8(ours).unwrap(),
+            String::from_utf8(theirs).unwrap(),
+        );
+        for (k, (a, b)) in ours.split('\n').zip(theirs.split('\n')).enumerate() {
+            assert_eq!(a, b, "line {k}");
+        }
+        assert_eq!(ours, theirs);
+    }
+
+    #[test]
+    fn a_dropped_row_keeps_its_fields_and_no_room() {
+        let mut buf = b"x\n".to_vec();
+        let mut row = Row::new(&mut buf);
+        row.int(12u8);
+        row.fixed_int(-3, 2);
+        drop(row);
+        assert_eq!(buf, b"x\n12,-3.00,");
+        let row = Row::new(&mut buf);
+        row.end();
+        assert_eq!(buf, b"x\n12,-3.00,\n");
     }
 }
