@@ -388,8 +388,9 @@ impl Game for HoldemGame {
         row.int(f.all_in_players);
         row.flag(f.split);
         row.int(f.odd_chips);
-        match pay.strengths().iter().flatten().max() {
-            Some(&best) if pay.showdown => row.word(category(best).key()),
+        // The best hand only matters at a showdown: look for it only then.
+        match pay.showdown.then(|| pay.strengths().iter().flatten().max()) {
+            Some(Some(&best)) => row.word(category(best).key()),
             _ => row.empty(),
         }
         match h.all_in_board() {
@@ -397,25 +398,39 @@ impl Game for HoldemGame {
             None => row.empty(),
         }
         let n = self.players();
-        for s in 0..n {
-            row.int(h.config().stacks[s]);
-        }
-        for s in 0..n {
-            row.int(net(h, s));
-        }
-        for s in 0..n {
-            match &r.allin {
-                Some(a) if !h.seats()[s].folded => row.fixed(a.equity[s], 4),
-                _ => row.empty(),
-            }
-        }
-        for s in 0..n {
+        let (stacks, seats) = (&h.config().stacks[..n], &h.seats()[..n]);
+        row.ints(stacks.iter().copied());
+        // `net` of each seat, from the slices (one bounds check each).
+        let nets = || {
+            seats
+                .iter()
+                .zip(stacks)
+                .map(|(seat, &start)| seat.stack as i64 - start as i64)
+        };
+        row.ints(nets());
+        match &r.allin {
             // Without an all-in equity the adjusted result is the whole
             // number of chips `net` (at most 2^44 in magnitude, so
             // `fixed_int` writes what `fixed(net as f64, 2)` would).
-            match &r.allin {
-                Some(_) if !h.seats()[s].folded => row.fixed(ev_net(r, s), 2),
-                _ => row.fixed_int(net(h, s), 2),
+            None => {
+                row.empties(n);
+                row.fixed_ints(nets(), 2);
+            }
+            Some(a) => {
+                for (s, seat) in seats.iter().enumerate() {
+                    if seat.folded {
+                        row.empty();
+                    } else {
+                        row.fixed(a.equity[s], 4);
+                    }
+                }
+                for (s, seat) in seats.iter().enumerate() {
+                    if seat.folded {
+                        row.fixed_int(net(h, s), 2);
+                    } else {
+                        row.fixed(ev_net(r, s), 2);
+                    }
+                }
             }
         }
     }

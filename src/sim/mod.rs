@@ -301,8 +301,20 @@ impl<'a> Row<'a> {
     fn window<const N: usize>(&mut self) -> &mut [u8; N] {
         let end = self.end;
         if self.buf.len() < end + N {
-            self.make_room(N);
+            return self.window_after_room::<N>();
         }
+        // The slice's end is known to fit, leaving one overflow check.
+        (&mut self.buf[end..end + N])
+            .try_into()
+            .expect("a slice of N bytes")
+    }
+
+    /// [`Row::window`] when the buffer must be lengthened first.
+    #[cold]
+    #[inline(never)]
+    fn window_after_room<const N: usize>(&mut self) -> &mut [u8; N] {
+        self.make_room(N);
+        let end = self.end;
         (&mut self.buf[end..end + N])
             .try_into()
             .expect("a slice of N bytes")
@@ -360,11 +372,11 @@ impl<'a> Row<'a> {
 
     /// An integer field.
     #[inline(always)]
-    pub fn int(&mut self, v: impl RowInt) {
+    pub fn int<T: RowInt>(&mut self, v: T) {
         match v.split() {
             Some((negative, magnitude)) => {
                 let w = self.window::<NUMBER>();
-                let len = digits(w, negative, magnitude);
+                let len = digits(w, T::SIGNED, negative, magnitude);
                 w[len] = b',';
                 self.advance(len + 1);
             }
@@ -413,7 +425,7 @@ impl<'a> Row<'a> {
     pub fn fixed_int(&mut self, v: i64, decimals: u32) {
         debug_assert!(decimals <= 9);
         let w = self.window::<NUMBER>();
-        let len = digits(w, v < 0, v.unsigned_abs());
+        let len = digits(w, true, v < 0, v.unsigned_abs());
         // The point, `decimals` zeros and the comma (only the comma when
         // there are no decimals), as one 16-byte store.
         let d = (decimals as usize).min(9);
@@ -430,14 +442,14 @@ impl<'a> Row<'a> {
         let magnitude = scaled.unsigned_abs();
         if decimals == 0 {
             let w = self.window::<NUMBER>();
-            let len = digits(w, scaled < 0, magnitude);
+            let len = digits(w, true, scaled < 0, magnitude);
             w[len] = b',';
             self.advance(len + 1);
         } else if decimals <= 8 {
             let d = decimals as usize;
             let unit = POW10[d];
             let w = self.window::<NUMBER>();
-            let len = digits(w, scaled < 0, magnitude / unit);
+            let len = digits(w, true, scaled < 0, magnitude / unit);
             let fraction = ascii8((magnitude % unit) as u32) >> (8 * (8 - d));
             w[len] = b'.';
             w[len + 1..len + 9].copy_from_slice(&fraction.to_le_bytes());
@@ -498,6 +510,35 @@ impl<'a> Row<'a> {
         self.advance(1);
     }
 
+    /// `n` empty fields.
+    #[inline(always)]
+    pub fn empties(&mut self, n: usize) {
+        if n <= 16 {
+            // One store of 16 commas, `n` of them kept.
+            *self.window::<16>() = [b','; 16];
+            self.end += n;
+            self.fields += n;
+        } else {
+            (0..n).for_each(|_| self.empty());
+        }
+    }
+
+    /// Integer fields, one for each of `values` (as [`Row::int`] each).
+    #[inline]
+    pub fn ints<T: RowInt>(&mut self, values: impl IntoIterator<Item = T>) {
+        for v in values {
+            self.int(v);
+        }
+    }
+
+    /// Fields `fixed_int(v, decimals)`, one for each of `values`.
+    #[inline]
+    pub fn fixed_ints(&mut self, values: impl IntoIterator<Item = i64>, decimals: u32) {
+        for v in values {
+            self.fixed_int(v, decimals);
+        }
+    }
+
     /// A boolean as `0`/`1`.
     #[inline(always)]
     pub fn flag(&mut self, v: bool) {
@@ -534,14 +575,19 @@ const ZEROS_TAIL: [[u8; 16]; 10] = {
 };
 
 /// Writes `-` when `negative`, then the digits of `magnitude`, at the front
-/// of `w`; returns their length. The sign byte is stored either way and
-/// the digits start on it or after it. Below 1,000 (most numbers of a
+/// of `w`; returns their length. For a signed type (`signed`, constant
+/// where this is inlined) the sign
+/// byte is stored either way and the digits start on it or after it (no
+/// branch on the sign). Below 1,000 (most numbers of a
 /// hold'em row) the digits and their count are one load from [`SMALL`] and
 /// one 4-byte store; below 10^8 eight digits are made at once and the
 /// leading zeros dropped (see [`trim`]).
 #[inline(always)]
-fn digits(w: &mut [u8; NUMBER], negative: bool, magnitude: u64) -> usize {
-    w[0] = b'-';
+fn digits(w: &mut [u8; NUMBER], signed: bool, negative: bool, magnitude: u64) -> usize {
+    debug_assert!(signed || !negative);
+    if signed {
+        w[0] = b'-';
+    }
     let at = usize::from(negative);
     let n = if magnitude < 1_000 {
         let entry = SMALL[magnitude as usize];
@@ -561,7 +607,7 @@ fn digits(w: &mut [u8; NUMBER], negative: bool, magnitude: u64) -> usize {
 
 /// The numbers below 1,000: the ASCII digits (no leading zeros) in the low
 /// bytes, first digit lowest, and their count in the top byte.
-static SMALL: [u32; 1000] = {
+const SMALL: [u32; 1000] = {
     let mut t = [0u32; 1000];
     let mut v = 0;
     while v < 1000 {
@@ -591,6 +637,8 @@ fn long_digits(w: &mut [u8; NUMBER], at: usize, magnitude: u64) -> usize {
 
 /// An integer type [`Row::int`] writes: every primitive integer.
 pub trait RowInt: itoa::Integer + Copy {
+    /// Whether the type has negative values.
+    const SIGNED: bool;
     /// Sign and magnitude, when the magnitude fits 64 bits (always but for
     /// the 128-bit types).
     fn split(self) -> Option<(bool, u64)>;
@@ -599,6 +647,7 @@ pub trait RowInt: itoa::Integer + Copy {
 macro_rules! row_int {
     (unsigned $($t:ty),*) => {$(
         impl RowInt for $t {
+            const SIGNED: bool = false;
             #[inline]
             fn split(self) -> Option<(bool, u64)> {
                 u64::try_from(self).ok().map(|m| (false, m))
@@ -607,6 +656,7 @@ macro_rules! row_int {
     )*};
     (signed $($t:ty),*) => {$(
         impl RowInt for $t {
+            const SIGNED: bool = true;
             #[inline]
             fn split(self) -> Option<(bool, u64)> {
                 u64::try_from(self.unsigned_abs()).ok().map(|m| (self < 0, m))
@@ -992,13 +1042,13 @@ mod tests {
         let mut ours = b"prefix\n".to_vec();
         let mut theirs = b"prefix\n".to_vec();
         for _ in 0..3_000 {
-            let fields = rng.random_range(0..40);
+            let calls = rng.random_range(0..40);
             let mut row = Row::new(&mut ours);
             let mut record: Vec<String> = Vec::new();
-            for _ in 0..fields {
+            for _ in 0..calls {
                 let v = rng.random::<i64>() >> rng.random_range(0..64u32);
                 let d = rng.random_range(0..=9u32);
-                match rng.random_range(0..9) {
+                match rng.random_range(0..12) {
                     0 => {
                         row.int(v);
                         record.push(v.to_string());
@@ -1037,13 +1087,29 @@ mod tests {
                         row.text(&s);
                         record.push(s);
                     }
+                    9 => {
+                        // Runs of empty fields, short and long.
+                        let n = v.unsigned_abs() as usize % 20;
+                        row.empties(n);
+                        record.extend((0..n).map(|_| String::new()));
+                    }
+                    10 => {
+                        let values: Vec<i32> = (0..d as i32).map(|k| (v >> k) as i32).collect();
+                        row.ints(values.iter().copied());
+                        record.extend(values.iter().map(|v| v.to_string()));
+                    }
+                    11 => {
+                        let values: Vec<i64> = (0..d as i64).map(|k| v >> (k * 5)).collect();
+                        row.fixed_ints(values.iter().copied(), 2);
+                        record.extend(values.iter().map(|v| format!("{v}.00")));
+                    }
                     _ => {
                         row.real(v as f64 / 1e6, d as usize);
                         record.push(format!("{:.*}", d as usize, v as f64 / 1e6));
                     }
                 }
             }
-            assert_eq!(row.fields(), fields);
+            assert_eq!(row.fields(), record.len());
             row.end();
             if record.iter().all(|f| f.is_empty()) && record.len() <= 1 {
                 // No field, or one empty field: a bare newline (the csv
