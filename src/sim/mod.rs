@@ -325,7 +325,13 @@ impl<'a> Row<'a> {
     #[cold]
     #[inline(never)]
     fn make_room(&mut self, n: usize) {
-        self.buf.resize(self.end + n.max(SLACK), 0);
+        if n <= SLACK && self.buf.len() == self.end {
+            // The usual case, at a row's first field: a constant-length
+            // append, stored inline rather than through `memset`.
+            self.buf.extend_from_slice(&[0; SLACK]);
+        } else {
+            self.buf.resize(self.end + n.max(SLACK), 0);
+        }
     }
 
     /// Ends a field of `len` bytes written at the row's end (its comma
@@ -358,9 +364,9 @@ impl<'a> Row<'a> {
     }
 
     /// `bytes` as they are, then the comma.
-    #[inline]
     fn bytes(&mut self, bytes: &[u8]) {
         let len = bytes.len();
+
         if self.buf.len() < self.end + len + 1 {
             self.make_room(len + 1);
         }
@@ -492,10 +498,30 @@ impl<'a> Row<'a> {
 
     /// A text field known to need no quoting (no comma, quote, CR or LF:
     /// names from a fixed list), written as is without scanning it.
-    #[inline]
+    #[inline(always)]
     pub fn word(&mut self, v: &str) {
         debug_assert!(!v.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')));
-        self.bytes(v.as_bytes());
+        let bytes = v.as_bytes();
+        let len = bytes.len();
+        if len > 16 {
+            return self.bytes(bytes);
+        }
+        // A short word: two overlapping fixed-size copies, not a call to
+        // `memcpy`.
+        let w = self.window::<17>();
+        if len >= 8 {
+            w[..8].copy_from_slice(&bytes[..8]);
+            w[len - 8..len].copy_from_slice(&bytes[len - 8..]);
+        } else if len >= 4 {
+            w[..4].copy_from_slice(&bytes[..4]);
+            w[len - 4..len].copy_from_slice(&bytes[len - 4..]);
+        } else {
+            for (to, &from) in w.iter_mut().zip(bytes) {
+                *to = from;
+            }
+        }
+        w[len] = b',';
+        self.advance(len + 1);
     }
 
     /// A text field (quoted when needed).
@@ -860,7 +886,13 @@ mod tests {
 
     #[test]
     fn word_is_text_that_needs_no_quotes() {
-        for w in ["preflop", "flop", "straight_flush", ""] {
+        let long = "abcdefghijklmnopqrstuvwxyz_0123456789";
+        // Every length through the short-word copies (0..=16) and past.
+        let words = (0..long.len()).map(|n| &long[..n]);
+        for w in ["preflop", "flop", "straight_flush"]
+            .into_iter()
+            .chain(words)
+        {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             let mut row = Row::new(&mut a);
             row.int(1u8);
@@ -1037,7 +1069,15 @@ mod tests {
     fn random_rows_equal_the_csv_crate() {
         use rand::RngExt;
         let mut rng = crate::rng::game_rng(9, 14);
-        let words = ["preflop", "straight_flush", "", "x"];
+        let words = [
+            "preflop",
+            "straight_flush",
+            "",
+            "x",
+            "ab",
+            "flop",
+            "two_pair",
+        ];
         let texts = ["a,b", "say \"hi\"", "plain", "", "line\nbreak"];
         let mut ours = b"prefix\n".to_vec();
         let mut theirs = b"prefix\n".to_vec();
