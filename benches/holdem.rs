@@ -5,6 +5,10 @@
 //! (`allin_trials = 0`); the closing figures in the README also time the
 //! whole command with CSV output.
 //!
+//! The second group times the CSV rows alone: hands played once, then
+//! their rows written as the runner writes them (`Row::new`, the game
+//! index, `Game::write_row`, `Row::end`) into one buffer.
+//!
 //! `cargo bench --bench holdem`
 
 use cardsim::holdem::agents::AgentKind;
@@ -12,7 +16,7 @@ use cardsim::holdem::sim::{HoldemGame, StackSpec};
 use cardsim::holdem::table::pots::OddChips;
 use cardsim::holdem::table::ShortBigBlind;
 use cardsim::rng::game_rng;
-use cardsim::sim::Game;
+use cardsim::sim::{Game, Row};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rayon::prelude::*;
 
@@ -70,5 +74,29 @@ fn holdem(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, holdem);
+fn rows(c: &mut Criterion) {
+    let game = game(AgentKind::Random);
+    let mut scratch = game.new_scratch();
+    let records: Vec<_> = (0..4096)
+        .map(|i| game.play(i, &mut game_rng(1, i), &mut scratch))
+        .collect();
+    let mut g = c.benchmark_group("holdem rows");
+    g.throughput(Throughput::Elements(records.len() as u64));
+    let mut buf = Vec::with_capacity(1 << 20);
+    g.bench_function("6-max random, write_row", |b| {
+        b.iter(|| {
+            buf.clear();
+            for (i, r) in records.iter().enumerate() {
+                let mut row = Row::new(&mut buf);
+                row.int(i as u64);
+                game.write_row(r, &mut row);
+                row.end();
+            }
+            buf.len()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, holdem, rows);
 criterion_main!(benches);
