@@ -351,16 +351,25 @@ impl<'a> Row<'a> {
             self.bytes(bytes);
             return;
         }
-        let mut quoted = Vec::with_capacity(bytes.len() + 3);
-        quoted.push(b'"');
+        // At most every byte doubled, the two quotes and the comma.
+        let most = 2 * bytes.len() + 3;
+        if self.buf.len() < self.end + most {
+            self.make_room(most);
+        }
+        let out = &mut self.buf[self.end..self.end + most];
+        out[0] = b'"';
+        let mut k = 1;
         for &b in bytes {
             if b == b'"' {
-                quoted.push(b'"');
+                out[k] = b'"';
+                k += 1;
             }
-            quoted.push(b);
+            out[k] = b;
+            k += 1;
         }
-        quoted.push(b'"');
-        self.bytes(&quoted);
+        out[k] = b'"';
+        out[k + 1] = b',';
+        self.advance(k + 2);
     }
 
     /// `bytes` as they are, then the comma.
