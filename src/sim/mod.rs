@@ -561,17 +561,54 @@ impl<'a> Row<'a> {
     /// Integer fields, one for each of `values` (as [`Row::int`] each).
     #[inline]
     pub fn ints<T: RowInt>(&mut self, values: impl IntoIterator<Item = T>) {
-        for v in values {
-            self.int(v);
-        }
+        self.numbers(values, &ZEROS_TAIL[0], 1);
     }
 
     /// Fields `fixed_int(v, decimals)`, one for each of `values`.
     #[inline]
     pub fn fixed_ints(&mut self, values: impl IntoIterator<Item = i64>, decimals: u32) {
+        debug_assert!(decimals <= 9);
+        let d = (decimals as usize).min(9);
+        self.numbers(values, &ZEROS_TAIL[d], if d == 0 { 1 } else { d + 2 });
+    }
+
+    /// A field for each of `values`: its digits then the first `tail_len`
+    /// bytes of `tail` (the comma last). The row's end and field count are
+    /// kept in locals across the run (one store of each at the end) rather
+    /// than written back after every field.
+    #[inline(always)]
+    fn numbers<T: RowInt>(
+        &mut self,
+        values: impl IntoIterator<Item = T>,
+        tail: &[u8; 16],
+        tail_len: usize,
+    ) {
+        let mut end = self.end;
+        let mut count = 0;
         for v in values {
-            self.fixed_int(v, decimals);
+            let Some((negative, magnitude)) = v.split() else {
+                // Beyond 64 bits: through the row's own state.
+                self.end = end;
+                self.fields += count;
+                count = 0;
+                self.wide(v);
+                end = self.end;
+                continue;
+            };
+            if self.buf.len() < end + NUMBER {
+                self.end = end;
+                self.make_room(NUMBER);
+            }
+            let w: &mut [u8; NUMBER] = (&mut self.buf[end..end + NUMBER])
+                .try_into()
+                .expect("a slice of NUMBER bytes");
+            let len = digits(w, T::SIGNED, negative, magnitude);
+            w[len..len + 16].copy_from_slice(tail);
+            end += len + tail_len;
+            count += 1;
         }
+        self.end = end;
+        self.fields += count;
     }
 
     /// A boolean as `0`/`1`.
@@ -1180,6 +1217,34 @@ mod tests {
             assert_eq!(a, b, "line {k}");
         }
         assert_eq!(ours, theirs);
+    }
+
+    #[test]
+    fn runs_of_numbers_equal_one_call_a_field() {
+        let values = test_integers();
+        for d in 0..=9u32 {
+            for chunk in values.chunks(37) {
+                let run = row_text(|r| {
+                    r.int(5u8);
+                    r.fixed_ints(chunk.iter().copied(), d);
+                    r.ints(chunk.iter().copied());
+                });
+                let one_by_one = row_text(|r| {
+                    r.int(5u8);
+                    chunk.iter().for_each(|&v| r.fixed_int(v, d));
+                    chunk.iter().for_each(|&v| r.int(v));
+                });
+                assert_eq!(run, one_by_one);
+            }
+        }
+        // Wider than 64 bits within a run; the field count stays exact.
+        let mut buf = Vec::new();
+        let mut row = Row::new(&mut buf);
+        row.ints([1u128, u128::MAX, 7]);
+        row.int(3u8);
+        assert_eq!(row.fields(), 4);
+        row.end();
+        assert_eq!(buf, format!("1,{},7,3\n", u128::MAX).as_bytes());
     }
 
     #[test]
