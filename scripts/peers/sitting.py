@@ -218,7 +218,7 @@ def fishing_row(a):
 def holdem_rows(a):
     out = os.path.join(a.work, "holdem.csv")
     cmd = [CARDSIM, "holdem", "--agents", "random", "--allin-trials", "0", "-n", "1000000", "-o", out, "-q", "-j", "2"]
-    walls = [timed(cmd)[2] for _ in range(3)]
+    walls = [timed(cmd)[2] for _ in range(max(3, a.rounds))]
     log(
         f"## `cardsim holdem --agents random --allin-trials 0 -n 1000000 -o FILE -q -j 2`: "
         f"median {1e6 / statistics.median(walls) / 1e6:.3f} M hands/s wall (runs {', '.join(f'{w:.2f}' for w in walls)} s; target 1 M/s)\n"
@@ -226,7 +226,7 @@ def holdem_rows(a):
     # The table of scripts/reference_holdem.sh, all-in equity on, no files.
     cmd = [CARDSIM, "holdem", "-n", "200000", "--players", "6", "--agents", "tag,station,random,pushfold,tag,station"]
     cmd += ["--stacks", "uniform:10bb-200bb", "--blinds", "1/2", "-q", "-j", "2"]
-    walls = [timed(cmd)[2] for _ in range(3)]
+    walls = [timed(cmd)[2] for _ in range(max(3, a.rounds))]
     log(
         f"## the reference table (`scripts/reference_holdem.sh`, all-in equity on, no files), 2 x 10^5 hands, -j 2: "
         f"median {2e5 / statistics.median(walls) / 1e3:.0f} k hands/s wall (runs {', '.join(f'{w:.2f}' for w in walls)} s)\n"
