@@ -34,36 +34,29 @@ const ONE_PER_SUIT: u64 = 0x1111 << SUIT_SHIFT;
 /// of their keys. The pairs that follow a five-card prefix ending in card
 /// `e` are the suffix from [`PAIR_START`]`[e + 1]`, in the order the two
 /// innermost loops would visit them.
-static PAIRS: [u64; 1326] = {
-    let mut pairs = [0; 1326];
-    let (mut g, mut at) = (0, 0);
-    while g < 52 {
-        let mut h = g + 1;
-        while h < 52 {
-            pairs[at] = CARD_BITS[g] + CARD_BITS[h];
-            at += 1;
-            h += 1;
-        }
-        g += 1;
-    }
-    pairs
-};
+static PAIRS: [u64; 1326] = pair_sums(0);
 
-/// The suit masks of the pairs of [`PAIRS`], in the same order.
-static PAIR_SUITS: [u64; 1326] = {
+/// The suit masks of the pairs of [`PAIRS`], in the same order (two
+/// distinct cards have distinct suit-mask bits, so their sum is their
+/// union).
+static PAIR_SUITS: [u64; 1326] = pair_sums(256);
+
+/// `CARD_BITS[from + g] + CARD_BITS[from + h]` for every pair `g < h`, in
+/// lexicographic order.
+const fn pair_sums(from: usize) -> [u64; 1326] {
     let mut pairs = [0; 1326];
     let (mut g, mut at) = (0, 0);
     while g < 52 {
         let mut h = g + 1;
         while h < 52 {
-            pairs[at] = CARD_BITS[256 + g] | CARD_BITS[256 + h];
+            pairs[at] = CARD_BITS[from + g] + CARD_BITS[from + h];
             at += 1;
             h += 1;
         }
         g += 1;
     }
     pairs
-};
+}
 
 /// For each suit, the indices in [`PAIRS`] of the 78 pairs of two cards
 /// of that suit, in increasing order.
