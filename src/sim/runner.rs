@@ -3,7 +3,9 @@
 //!
 //! The main thread cuts the games into batches of `threads × 8` chunks and
 //! lets rayon play a batch; a writer thread takes finished batches in order,
-//! writes their CSV bytes, records their metrics and checkpoints. At most two
+//! writes their CSV bytes, records their metrics and checkpoints (each
+//! checkpoint's sync on a thread of its own, see
+//! `Writer::begin_checkpoint`). At most two
 //! batches wait for the writer, so memory is bounded by threads × chunk, not
 //! by the number of games.
 
