@@ -15,7 +15,7 @@ use super::allin::{all_in_equity, AllInEquity};
 use super::eval::category;
 use super::phh;
 use super::table::pots::{build_pots, OddChips};
-use super::table::{Buffers, Config, HandState, ShortBigBlind};
+use super::table::{Buffers, Config, HandState, Seat, ShortBigBlind};
 use crate::cards::Card;
 use crate::rng::GameRng;
 use crate::sim::{Extras, Game, Metric, MetricKind, Observations, Row};
@@ -210,7 +210,12 @@ fn street_name(board_cards: usize) -> &'static str {
 
 /// Seat `s`'s result in chips: final stack less starting stack.
 fn net(h: &HandState, s: usize) -> i64 {
-    h.seats()[s].stack as i64 - h.config().stacks[s] as i64
+    won(&h.seats()[s], h.config().stacks[s])
+}
+
+/// The chips a seat that started with `start` ends the hand up (or down).
+fn won(seat: &Seat, start: u64) -> i64 {
+    seat.stack as i64 - start as i64
 }
 
 /// The equity-adjusted result of seat `s`: what it could expect from the
@@ -405,7 +410,7 @@ impl Game for HoldemGame {
             seats
                 .iter()
                 .zip(stacks)
-                .map(|(seat, &start)| seat.stack as i64 - start as i64)
+                .map(|(seat, &start)| won(seat, start))
         };
         row.ints(nets());
         match &r.allin {

@@ -391,9 +391,8 @@ impl<'a> Row<'a> {
         match v.split() {
             Some((negative, magnitude)) => {
                 let w = self.window::<NUMBER>();
-                let len = digits(w, T::SIGNED, negative, magnitude);
-                w[len] = b',';
-                self.advance(len + 1);
+                let len = number_field(w, T::SIGNED, negative, magnitude, &ZEROS_TAIL[0], 1);
+                self.advance(len);
             }
             None => self.wide(v),
         }
@@ -438,14 +437,10 @@ impl<'a> Row<'a> {
     /// float step there is exact), without the float round trip.
     #[inline(always)]
     pub fn fixed_int(&mut self, v: i64, decimals: u32) {
-        debug_assert!(decimals <= 9);
+        let (tail, tail_len) = zeros_tail(decimals);
         let w = self.window::<NUMBER>();
-        let len = digits(w, true, v < 0, v.unsigned_abs());
-        // The point, `decimals` zeros and the comma (only the comma when
-        // there are no decimals), as one 16-byte store.
-        let d = (decimals as usize).min(9);
-        w[len..len + 16].copy_from_slice(&ZEROS_TAIL[d]);
-        self.advance(len + if d == 0 { 1 } else { d + 2 });
+        let len = number_field(w, true, v < 0, v.unsigned_abs(), tail, tail_len);
+        self.advance(len);
     }
 
     /// Writes `scaled / 10^decimals` with exactly `decimals` digits after
@@ -456,10 +451,7 @@ impl<'a> Row<'a> {
     fn scaled(&mut self, scaled: i64, decimals: u32) {
         let magnitude = scaled.unsigned_abs();
         if decimals == 0 {
-            let w = self.window::<NUMBER>();
-            let len = digits(w, true, scaled < 0, magnitude);
-            w[len] = b',';
-            self.advance(len + 1);
+            self.int(scaled);
         } else if decimals <= 8 {
             let d = decimals as usize;
             let unit = POW10[d];
@@ -567,9 +559,8 @@ impl<'a> Row<'a> {
     /// Fields `fixed_int(v, decimals)`, one for each of `values`.
     #[inline]
     pub fn fixed_ints(&mut self, values: impl IntoIterator<Item = i64>, decimals: u32) {
-        debug_assert!(decimals <= 9);
-        let d = (decimals as usize).min(9);
-        self.numbers(values, &ZEROS_TAIL[d], if d == 0 { 1 } else { d + 2 });
+        let (tail, tail_len) = zeros_tail(decimals);
+        self.numbers(values, tail, tail_len);
     }
 
     /// A field for each of `values`: its digits then the first `tail_len`
@@ -602,9 +593,7 @@ impl<'a> Row<'a> {
             let w: &mut [u8; NUMBER] = (&mut self.buf[end..end + NUMBER])
                 .try_into()
                 .expect("a slice of NUMBER bytes");
-            let len = digits(w, T::SIGNED, negative, magnitude);
-            w[len..len + 16].copy_from_slice(tail);
-            end += len + tail_len;
+            end += number_field(w, T::SIGNED, negative, magnitude, tail, tail_len);
             count += 1;
         }
         self.end = end;
@@ -645,6 +634,32 @@ const ZEROS_TAIL: [[u8; 16]; 10] = {
     }
     t
 };
+
+/// The tail of a whole number written with `decimals` (at most 9) zeros:
+/// [`ZEROS_TAIL`]'s entry and how many of its bytes count.
+#[inline(always)]
+fn zeros_tail(decimals: u32) -> (&'static [u8; 16], usize) {
+    debug_assert!(decimals <= 9);
+    let d = (decimals as usize).min(9);
+    (&ZEROS_TAIL[d], if d == 0 { 1 } else { d + 2 })
+}
+
+/// A number field at the front of `w`: the digits (as [`digits`] writes
+/// them), then `tail` stored as one 16-byte block of which `tail_len`
+/// bytes count (the comma last). Returns the field's length.
+#[inline(always)]
+fn number_field(
+    w: &mut [u8; NUMBER],
+    signed: bool,
+    negative: bool,
+    magnitude: u64,
+    tail: &[u8; 16],
+    tail_len: usize,
+) -> usize {
+    let len = digits(w, signed, negative, magnitude);
+    w[len..len + 16].copy_from_slice(tail);
+    len + tail_len
+}
 
 /// Writes `-` when `negative`, then the digits of `magnitude`, at the front
 /// of `w`; returns their length. For a signed type (`signed`, constant
