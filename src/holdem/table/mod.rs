@@ -887,6 +887,23 @@ impl HandState {
         }
     }
 
+    /// Lays the pots of `contributed` open to the seats of `live` into
+    /// `settled`, by the table's antes rule: layers of whole contributions
+    /// when antes are trimmed, else the antes as dead money
+    /// ([`pots::build_pots_dead_antes`]).
+    fn lay_pots(&self, settled: &mut Settled, contributed: &[u64], live: u16) {
+        if self.config.ante_trimming {
+            settled.layer(contributed, live);
+        } else {
+            let live: Vec<bool> = (0..self.n()).map(|s| live & (1 << s) != 0).collect();
+            let antes: Vec<u64> = self.seats.iter().map(|s| s.ante).collect();
+            for pot in pots::build_pots_dead_antes(contributed, &antes, &live) {
+                let eligible = pot.eligible.iter().fold(0u16, |m, &s| m | 1 << s);
+                settled.push(pot.amount, eligible);
+            }
+        }
+    }
+
     /// Runs the board out if needed, builds the pots and pays them. The
     /// pots are kept as bit masks of seats in fixed arrays ([`Settled`]):
     /// no allocation; [`HandState::payout`] spells them out on demand.
@@ -921,26 +938,19 @@ impl HandState {
             showdown,
             n,
         };
-        if self.config.ante_trimming {
-            settled.layer(contributed, live);
-        } else {
-            let live: Vec<bool> = self.seats.iter().map(|s| !s.folded).collect();
-            let antes: Vec<u64> = self.seats.iter().map(|s| s.ante).collect();
-            for pot in pots::build_pots_dead_antes(contributed, &antes, &live) {
-                let eligible = pot.eligible.iter().fold(0u16, |m, &s| m | 1 << s);
-                settled.push(pot.amount, eligible);
-            }
-        }
+        self.lay_pots(&mut settled, contributed, live);
         if showdown && self.config.odd_chips == OddChips::FirstWinner {
             // PokerKit mucks the hands that win no pot before splitting, so
-            // pots left with the same contenders are split as one.
+            // pots left with the same contenders are split as one. The pots
+            // are laid again the same way (dead antes stay dead: PokerKit
+            // recomputes its pots with the antes rule after the muck).
             let mut contender = 0u16;
             for p in settled.pots() {
                 let best = settled.best(p.eligible);
                 contender |= settled.holding(p.eligible, best);
             }
             settled.count = 0;
-            settled.layer(contributed, contender);
+            self.lay_pots(&mut settled, contributed, contender);
         }
         let button = self.config.button;
         for k in 0..settled.count {
@@ -1014,7 +1024,12 @@ impl HandState {
                     contender[s] |= strengths[s] == b;
                 }
             }
-            pots = build_pots(&contributed, &contender);
+            pots = if self.config.ante_trimming {
+                build_pots(&contributed, &contender)
+            } else {
+                let antes: Vec<u64> = self.seats.iter().map(|s| s.ante).collect();
+                pots::build_pots_dead_antes(&contributed, &antes, &contender)
+            };
         }
         let order: Vec<usize> = (0..n).map(|k| (self.config.button + 1 + k) % n).collect();
         let shares = pots
