@@ -10,9 +10,9 @@
 use std::hint::black_box;
 
 use cardsim::cards::{parse_cards, CardSet};
+use cardsim::holdem::equity::range::Range;
 use cardsim::holdem::equity::{exact, exact_enumerated, monte_carlo, Query, Stop};
 use cardsim::holdem::eval::tables;
-use cardsim::holdem::range::Range;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn query(players: &[&str], board: &str) -> cardsim::holdem::equity::Prepared {

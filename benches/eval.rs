@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use cardsim::cards::Card;
-use cardsim::holdem::batch_eval::strengths_of_sevens;
+use cardsim::holdem::eval::batch::strengths_of_sevens;
 use cardsim::holdem::eval::{for_each_seven_card_strength, tables, Hand};
 use cardsim::rng::game_rng;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

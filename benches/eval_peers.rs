@@ -19,7 +19,7 @@
 //! - `one`: each hand evaluated from its 7 cards, one at a time, the
 //!   strengths summed (`Tables::strength_of_cards`, what `eval::evaluate`
 //!   calls);
-//! - `batch`: the same hands through `batch_eval::strengths_of_sevens`;
+//! - `batch`: the same hands through `eval::batch::strengths_of_sevens`;
 //! - `enum` (with `--enumerate`): all 133,784,560 7-card hands in nested
 //!   loops, one card added per level (`for_each_seven_card_strength`).
 //!
@@ -41,7 +41,7 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use cardsim::cards::Card;
-use cardsim::holdem::batch_eval::strengths_of_sevens;
+use cardsim::holdem::eval::batch::strengths_of_sevens;
 use cardsim::holdem::eval::{category, for_each_seven_card_strength, tables, Hand, Tables};
 use cardsim::rng::game_rng;
 use rand::seq::SliceRandom;

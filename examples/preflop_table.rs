@@ -1,16 +1,16 @@
-//! Generates `src/holdem/data/preflop_hu.bin`, the exact heads-up preflop
-//! equity table (format in `src/holdem/preflop.rs`): every class of
+//! Generates `src/holdem/equity/data/preflop_hu.bin`, the exact heads-up preflop
+//! equity table (format in `src/holdem/equity/preflop.rs`): every class of
 //! matchups up to suit renaming and player order, each enumerated over all
 //! 1,712,304 boards by the exact board enumerator, on every core.
 //!
-//! `cargo run --release --example preflop_table -- src/holdem/data/preflop_hu.bin`
+//! `cargo run --release --example preflop_table -- src/holdem/equity/data/preflop_hu.bin`
 //! (prints the class count, the build time and the file size).
 
 use std::time::Instant;
 
 use anyhow::Context;
+use cardsim::holdem::equity::preflop::{all_keys, compute, encode, key_hands};
 use cardsim::holdem::eval::tables;
-use cardsim::holdem::preflop::{all_keys, compute, encode, key_hands};
 use rayon::prelude::*;
 
 fn main() -> anyhow::Result<()> {

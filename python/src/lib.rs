@@ -10,7 +10,7 @@ mod hand;
 
 use cardsim::cards::{format_cards, parse_cards, Card};
 use cardsim::cli::{self, Cli, Command};
-use cardsim::holdem::batch_eval::strengths_of_sevens;
+use cardsim::holdem::eval::batch::strengths_of_sevens;
 use cardsim::holdem::eval::{best_five, category, tables, Hand, Strength};
 use clap::Parser;
 use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use crate::cards::{parse_cards, CardSet};
+use crate::holdem::equity::range::Range;
 use crate::holdem::equity::{self, EquityResult, Method, Query, Stop};
-use crate::holdem::range::Range;
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:

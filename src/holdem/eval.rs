@@ -36,6 +36,7 @@ use crate::cards::Card;
 #[cfg_attr(not(test), allow(dead_code))]
 mod tablegen;
 
+pub mod batch;
 mod enumerate;
 
 use tablegen::{

@@ -11,7 +11,7 @@ use rand::seq::SliceRandom;
 use rand::RngExt;
 
 use super::agents::{Agent, AgentKind};
-use super::allin::{all_in_equity, AllInEquity};
+use super::equity::allin::{all_in_equity, AllInEquity};
 use super::eval::category;
 use super::phh;
 use super::table::pots::{build_pots, OddChips};

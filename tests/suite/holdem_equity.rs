@@ -3,10 +3,10 @@
 //! thread-independence of seeded Monte Carlo.
 
 use cardsim::cards::{parse_cards, CardSet};
+use cardsim::holdem::equity::range::Range;
 use cardsim::holdem::equity::{
     exact, exact_enumerated, monte_carlo, reference_exact, EquityError, Method, Query, Stop,
 };
-use cardsim::holdem::range::Range;
 
 fn query(players: &[&str], board: &str, dead: &str) -> Query {
     Query {
@@ -252,7 +252,7 @@ fn bad_questions_are_refused() {
 #[test]
 fn rank_pattern_enumeration_matches_card_by_card_boards() {
     use cardsim::cards::Card;
-    use cardsim::holdem::board_enum::enumerate_boards;
+    use cardsim::holdem::equity::board_enum::enumerate_boards;
     use cardsim::holdem::eval::{tables, Hand};
     let t = tables();
     for (holes, board, dead) in [

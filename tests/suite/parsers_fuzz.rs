@@ -6,8 +6,8 @@
 
 use cardsim::cards::parse_cards;
 use cardsim::fishing::parse_deal;
+use cardsim::holdem::equity::range::Range;
 use cardsim::holdem::phh::{parse_sections, replay, ReplayOptions};
-use cardsim::holdem::range::Range;
 use cardsim::solver::parse_hand;
 use cardsim::tienlen::{classify, RuleSet};
 use clap::Parser;

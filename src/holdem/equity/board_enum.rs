@@ -13,13 +13,13 @@
 //! its rank-only showdown subtracted. Preflop heads-up this evaluates about
 //! 120 thousand boards instead of 1.7 million.
 
-use super::eval::{rank_unit, Hand, Strength, Tables};
 use crate::cards::Card;
+use crate::holdem::eval::{rank_unit, Hand, Strength, Tables};
 
-use super::equity::MAX_PLAYERS;
+use super::types::MAX_PLAYERS;
 
 /// Pot shares are counted in units of 1/`UNITS` (signed here).
-pub const UNITS: i64 = super::equity::UNITS as i64;
+pub const UNITS: i64 = super::types::UNITS as i64;
 
 /// Showdown counts over boards (signed while corrections are applied; the
 /// final counts are never negative).

@@ -22,10 +22,10 @@
 
 use rayon::prelude::*;
 
-use super::equity::{MAX_PLAYERS, UNITS};
-use super::eval::{tables, Hand, Strength, Tables};
 use super::range::Combo;
+use super::types::{binomial, MAX_PLAYERS, UNITS};
 use crate::cards::{Card, CardSet};
+use crate::holdem::eval::{tables, Hand, Strength, Tables};
 
 /// Integer totals over every (deal of hole cards, board completion) pair.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -64,10 +64,6 @@ pub fn work(ranges: &[Vec<Combo>], board_cards: usize, used: CardSet) -> u64 {
         .filter(|&(i, _)| i != big)
         .fold(1u64, |p, (_, r)| p.saturating_mul(r.len() as u64));
     boards.saturating_mul(evals.saturating_add(joins.saturating_mul(12)))
-}
-
-fn binomial(n: u64, k: u64) -> u64 {
-    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
 }
 
 /// The player with the most combinations (the first of them).

@@ -10,7 +10,7 @@
 //! absolute differences per lane adds each hand's bytes. The lookups stay
 //! scalar. Without AVX2, or off x86-64, hands go one at a time.
 
-use super::eval::{Strength, Tables};
+use super::{Strength, Tables};
 use crate::cards::Card;
 
 /// `out[i]` = the strength of `hands[i]`. Panics if the lengths differ.

@@ -20,7 +20,7 @@
 //! `b"HUPF"`, the class count, then per class in increasing key order: the
 //! key's increase over the previous key, the first hand's outright wins and
 //! the ties (the second hand's wins are the rest of the boards). Made by
-//! `cargo run --release --example preflop_table -- src/holdem/data/preflop_hu.bin`;
+//! `cargo run --release --example preflop_table -- src/holdem/equity/data/preflop_hu.bin`;
 //! a test recomputes a random sample of it and checks every matchup maps to
 //! an equivalent class.
 //!
@@ -31,9 +31,9 @@ use std::sync::OnceLock;
 use thiserror::Error;
 
 use super::board_enum::{enumerate_boards, Counts};
-use super::equity::UNITS;
-use super::eval::Tables;
+use super::types::UNITS;
 use crate::cards::{Card, CardSet};
+use crate::holdem::eval::Tables;
 
 /// Boards that complete a heads-up preflop all-in: C(48, 5).
 pub const BOARDS: u64 = 1_712_304;

@@ -17,10 +17,10 @@
 
 use rand::RngExt;
 
-use super::eval::{Hand, Strength};
 use super::preflop::{self, Outcome};
-use super::table::pots::Pot;
 use crate::cards::{Card, CardSet};
+use crate::holdem::eval::{Hand, Strength};
+use crate::holdem::table::pots::Pot;
 use crate::rng::GameRng;
 
 /// Most seats at a table.
@@ -234,7 +234,7 @@ impl Accumulator {
 mod tests {
     use super::*;
     use crate::cards::parse_cards;
-    use crate::holdem::equity::each_subset;
+    use crate::holdem::equity::reference::each_subset;
     use crate::holdem::table::pots::build_pots;
     use crate::holdem::test_hole as hole;
 
@@ -341,8 +341,8 @@ mod tests {
 
     /// Player 0's exact equity by the library's exact enumerator.
     fn exact_three_way(holes: &[[Card; 2]]) -> f64 {
+        use crate::holdem::equity::range::Range;
         use crate::holdem::equity::{exact, Query};
-        use crate::holdem::range::Range;
         let ranges = holes
             .iter()
             .map(|h| Range::parse(&format!("{}{}", h[0], h[1])).expect("a hand"))
