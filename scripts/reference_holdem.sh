@@ -6,28 +6,31 @@
 # though this table has none; multiway preflop: 1,000 Monte Carlo boards), histograms,
 # a side-pot summary and the picture; a sample of hand histories (every
 # 100,000th hand) goes to results/holdem/phh/.
-# Usage: bash scripts/reference_holdem.sh   (a minute or two on 2 cores)
+# Usage: bash scripts/reference_holdem.sh   (a minute or two on 2 cores; needs
+# python3 with matplotlib and numpy: pip install -r scripts/requirements.txt).
+# Nothing in results/ changes unless the whole run succeeds, and the scratch
+# folder goes on any exit (scripts/lib_reference.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-bin=target/release/cardsim
+. scripts/lib_reference.sh
+need mkfifo python:matplotlib python:numpy
+begin
 out=results/holdem
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$out"
-rm -rf "$out/hist" "$out/phh"
-# Both CSVs reach the temporary folder through FIFOs, so the summary records
+mkdir -p "$stage/$out"
+cd "$stage"
+# Both CSVs reach the scratch folder through FIFOs, so the summary records
 # their rows, bytes and hash without a path (`cardsim verify --rerun` checks
 # them) and nothing large is committed.
-mkfifo "$tmp/hands.fifo" "$tmp/pots.fifo"
-cat "$tmp/hands.fifo" > "$tmp/hands.csv" &
-cat "$tmp/pots.fifo" > "$tmp/pots.csv" &
+mkfifo "$scratch/hands.fifo" "$scratch/pots.fifo"
+cat "$scratch/hands.fifo" > "$scratch/hands.csv" &
+cat "$scratch/pots.fifo" > "$scratch/pots.csv" &
 "$bin" holdem --hands 1000000 --players 6 --agents tag,station,random,pushfold,tag,station \
   --stacks uniform:10bb-200bb --blinds 1/2 -q \
-  -o "$tmp/hands.fifo" --pots "$tmp/pots.fifo" --summary "$out/summary.json" --hist "$out/hist" \
+  -o "$scratch/hands.fifo" --pots "$scratch/pots.fifo" --summary "$out/summary.json" --hist "$out/hist" \
   --phh "$out/phh" --phh-every 100000
 wait
-python3 scripts/plot_holdem.py "$tmp/hands.csv" "$tmp/pots.csv" "$out/holdem.png" \
+python3 "$root/scripts/plot_holdem.py" "$scratch/hands.csv" "$scratch/pots.csv" "$out/holdem.png" \
   "$out/summary.json" > "$out/side_pots.txt"
-cat "$out/side_pots.txt"
+publish "$out"
+cat "$root/$out/side_pots.txt"
 echo "results in $out"
