@@ -32,7 +32,33 @@ pub struct HoldemArgs {
     #[arg(long, default_value_t = 6, value_name = "P")]
     pub players: u64,
     /// Agents: one name for every seat, or one per seat, of random,
-    /// station, tag, pushfold.
+    /// station, tag, pushfold (what each does: --help).
+    ///
+    /// random: picks uniformly among the kinds of action open to it (fold
+    /// when facing a bet, check or call, raise when allowed), then a raise
+    /// size uniformly over the legal range.
+    ///
+    /// station (calling station): always checks or calls, whatever its
+    /// cards; never folds, never raises.
+    ///
+    /// tag (tight-aggressive): preflop it rates its hole cards by the Chen
+    /// formula (AA 20, AKs 12, KQo 8, T9s 8, 72o -1.5). Unraised, it raises
+    /// to 3 big blinds (plus 1 per limper) with 9 or more (8 or more on the
+    /// button or the seat before it), else checks or folds; facing a raise
+    /// it re-raises to 3 times the bet with 12 or more, calls with 10 or
+    /// more when the call costs at most a fifth of its chips, else folds.
+    /// After the flop it estimates its equity against random hands of the
+    /// opponents still in (64 random run-outs): with 70% or more it bets or
+    /// raises by two thirds of the pot; otherwise it calls when its equity
+    /// beats the pot odds by 5 points, checks when it can, else folds.
+    ///
+    /// pushfold: preflop it goes all-in or gives up, by the Chen score
+    /// against its effective stack E in big blinds (the smaller of its
+    /// chips and the biggest opponent's still in): unraised, all-in with a
+    /// score of 6 + E/3 or more (10 big blinds: 9.3; 3 big blinds: 7);
+    /// facing a raise, all-in (or a call of an all-in) with 10 + E/5 or
+    /// more; otherwise it checks or folds. After the flop it checks or
+    /// calls.
     #[arg(long, default_value = "random", value_name = "LIST")]
     pub agents: String,
     /// Starting stacks: `100bb`, `250` (chips) or `uniform:10bb-200bb`

@@ -51,6 +51,7 @@ pub enum Command {
     /// Simulate Tiến lên games among agents, or use its rules engine.
     Tienlen(tienlen::TienlenArgs),
     /// Solve a two-player shedding endgame with perfect play.
+    #[command(long_about = solve::LONG_ABOUT)]
     Solve(solve::SolveArgs),
     /// Join the outputs of shards into the output of the whole run.
     Merge(merge::MergeArgs),

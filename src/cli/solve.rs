@@ -13,6 +13,36 @@ use crate::solver::game::SolveGame;
 use crate::solver::tree::{draw, solution_tree, Node};
 use crate::solver::{describe, parse_hand, RuleSet, Side, Solver};
 
+/// `solve --help`'s description: the game and the rule sets in full, so the
+/// help needs nothing else to be understood (the `Solve` command's
+/// `long_about`).
+pub const LONG_ABOUT: &str = "Solve a two-player shedding endgame with perfect play.
+
+Both hands are known to both players. A leads any play; then the players \
+take turns, each either beating the last play or passing. A pass ends the \
+trick: the player who made the last play leads again, with any play. \
+Whoever empties their hand first wins. The answer says who wins when both \
+play perfectly and a winning first move for A (every one with --all; when \
+B wins, that every first move of A loses); --tree adds the solution tree.
+
+Rule sets (--rules):
+  pairs    plays are one card or a pair; a play beats the last one when it \
+is the same kind with a higher rank (2 lowest, A highest); suits never \
+matter.
+  tienlen  the plays and beats of `cardsim tienlen --rules cambodian`: \
+singles, pairs, triples, four of a kind, straights of 3+ ranks and 3+ \
+consecutive pairs (no 2 in either); the same kind and length beats by its \
+top card (ranks 3 lowest to 2 highest, then suits: hearts < diamonds < \
+clubs < spades); four of a kind beats a single 2, and 4+ consecutive pairs \
+beat a pair of 2s.
+
+Hands are cards separated by spaces or commas, rank then suit, in any case \
+(\"9h 6h 6d 4h 3s\", \"TS 10d\"), 1 to 13 cards each, no card in both.
+
+With -n N (or --random N), N random deals of --cards K cards each are \
+solved as a simulation: a CSV row per deal and a summary, like the other \
+simulations.";
+
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   cardsim solve \"9h 6h 6d 4h 3s\" \"8s 8h\" --tree
@@ -26,15 +56,18 @@ pub struct SolveArgs {
     /// Player B's hand, e.g. "8s 8h".
     #[arg(value_name = "HAND_B", required_unless_present = "random")]
     pub hand_b: Option<String>,
-    /// Rule set: pairs (singles and pairs only, as in the blog post the
-    /// solver comes from) or tienlen.
+    /// Rule set: pairs (singles and pairs, higher rank beats, suits never
+    /// matter) or tienlen (Tiến lên's plays and beats); see above.
     #[arg(long, default_value = "pairs", value_parser = RuleSet::parse)]
     pub rules: RuleSet,
     /// Print every winning first move, not just one.
     #[arg(long)]
     pub all: bool,
-    /// Print the solution tree: each winning play with every answer to it,
-    /// indented by depth.
+    /// Print the solution tree: the winner's one winning play at each turn
+    /// with every answer of the loser, indented by depth. The first line
+    /// says who wins (`Start: A leads, A wins`); each other line is a play,
+    /// `A Single [4h] Win:True`: who played (A or B), what (`Pass` for a
+    /// pass), and whether that player can still force a win.
     #[arg(long)]
     pub tree: bool,
     /// Most nodes a printed tree may have.
@@ -170,10 +203,19 @@ fn hand_text(h: CardSet) -> String {
     crate::solver::rules::ordered_cards(&h.to_vec()).join(" ")
 }
 
+/// A tree node as JSON: `player` `"A"` or `"B"`, `play` as printed
+/// (`"Pass"` for a pass), `win` whether that player can force a win, and
+/// the `children`. The root (the start, before A's lead) has `player` and
+/// `play` null and `win` whether A can force a win.
 fn tree_json(n: &Node) -> serde_json::Value {
+    let play = match (n.player, &n.play) {
+        (None, _) => serde_json::Value::Null,
+        (Some(_), None) => "Pass".into(),
+        (Some(_), Some(p)) => describe(p).into(),
+    };
     serde_json::json!({
-        "player": n.player,
-        "play": n.play.as_ref().map_or("Pass".to_string(), describe),
+        "player": n.player.map(Side::name),
+        "play": play,
         "win": n.win,
         "children": n.children.iter().map(tree_json).collect::<Vec<_>>(),
     })

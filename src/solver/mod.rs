@@ -39,6 +39,14 @@ impl Side {
             Side::B => "B",
         }
     }
+
+    /// The other player.
+    pub fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
 }
 
 /// One transposition-table slot.

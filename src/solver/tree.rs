@@ -1,16 +1,19 @@
 //! The solution tree in the seed's layout: for the winner one winning reply
-//! at each node, for the loser every reply.
+//! at each node, for the loser every reply. The players are named A (who
+//! leads) and B, as in the rest of `solve`'s answer (the seed numbered them
+//! 1 and 2 under a dummy root 0).
 
 use super::rules::{describe, plays, Play};
-use super::Solver;
+use super::{Side, Solver};
 use crate::cards::CardSet;
 
-/// A node: player `player` (1 = A, 2 = B, 0 = the root) made `play` (`None`
-/// is a pass, or the root), and `win` says whether that player can force a
-/// win from here (the seed's `Win:`).
+/// A node: `player` made `play` (`None` is a pass), and `win` says whether
+/// that player can force a win from here (the seed's `Win:`). The root is
+/// the start, before A's lead: no player, no play, and `win` says whether A
+/// can force a win.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
-    pub player: u8,
+    pub player: Option<Side>,
     pub play: Option<Play>,
     pub win: bool,
     pub children: Vec<Node>,
@@ -30,11 +33,12 @@ pub fn solution_tree(
 ) -> Result<Node, TooLarge> {
     let a_wins = s.wins(a, b, None, 0);
     let mut budget = limit;
-    let children = expand(s, a, b, None, 1, !a_wins, &mut budget).map_err(|_| TooLarge(limit))?;
+    let children =
+        expand(s, a, b, None, Side::A, !a_wins, &mut budget).map_err(|_| TooLarge(limit))?;
     Ok(Node {
-        player: 0,
+        player: None,
         play: None,
-        win: !a_wins,
+        win: a_wins,
         children,
     })
 }
@@ -46,7 +50,7 @@ fn expand(
     me: CardSet,
     you: CardSet,
     last: Option<Play>,
-    player: u8,
+    player: Side,
     keep_all: bool,
     budget: &mut usize,
 ) -> Result<Vec<Node>, TooLarge> {
@@ -71,10 +75,10 @@ fn expand(
         let children = if rest.is_empty() {
             Vec::new()
         } else {
-            expand(s, you, rest, option, 3 - player, !keep_all, budget)?
+            expand(s, you, rest, option, player.other(), !keep_all, budget)?
         };
         out.push(Node {
-            player,
+            player: Some(player),
             play: option,
             win,
             children,
@@ -86,8 +90,10 @@ fn expand(
     Ok(out)
 }
 
-/// The tree drawn as the seed draws it (`Player 1 Single [4h] Win:True`,
-/// with `|`, `+-` and `` `- `` branches).
+/// The tree drawn in the seed's layout, with `|`, `+-` and `` `- ``
+/// branches: a first line `Start: A leads, A wins` (or `B wins`), then a
+/// line per play, `A Single [4h] Win:True`: who played, what, and whether
+/// that player can still force a win.
 pub fn draw(root: &Node) -> String {
     let mut lines = Vec::new();
     draw_into(root, &mut lines);
@@ -97,9 +103,17 @@ pub fn draw(root: &Node) -> String {
 }
 
 fn draw_into(node: &Node, lines: &mut Vec<String>) {
-    let what = node.play.as_ref().map_or("Pass".to_string(), describe);
-    let win = if node.win { "True" } else { "False" };
-    lines.push(format!("Player {} {what} Win:{win}", node.player));
+    match node.player {
+        None => {
+            let winner = if node.win { Side::A } else { Side::B };
+            lines.push(format!("Start: A leads, {} wins", winner.name()));
+        }
+        Some(player) => {
+            let what = node.play.as_ref().map_or("Pass".to_string(), describe);
+            let win = if node.win { "True" } else { "False" };
+            lines.push(format!("{} {what} Win:{win}", player.name()));
+        }
+    }
     let n = node.children.len();
     for (i, child) in node.children.iter().enumerate() {
         lines.push("|".to_string());

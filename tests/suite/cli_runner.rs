@@ -467,10 +467,30 @@ fn every_subcommand_help_ends_with_examples_and_no_jargon() {
                 >= 2,
             "{cmd:?}"
         );
-        for jargon in ["seed's", "提示", "seed 00", "54 %"] {
+        for jargon in ["seed's", "提示", "seed 00", "54 %", "blog post"] {
             assert!(!help.contains(jargon), "{cmd:?} help says {jargon:?}");
         }
     }
+}
+
+/// `holdem --help` says what each agent does (it once only listed their
+/// names); `-h` stays short.
+#[test]
+fn holdem_help_says_what_each_agent_does() {
+    let out = cardsim().args(["holdem", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    for said in [
+        "random: picks uniformly",
+        "station (calling station): always checks or calls",
+        "tag (tight-aggressive): preflop it rates its hole cards by the Chen",
+        "pushfold: preflop it goes all-in or gives up",
+    ] {
+        assert!(help.contains(said), "holdem --help lacks {said:?}");
+    }
+    let out = cardsim().args(["holdem", "-h"]).output().unwrap();
+    let short = String::from_utf8(out.stdout).unwrap();
+    assert!(short.contains("(what each does: --help)"), "{short}");
+    assert!(!short.contains("Chen"), "{short}");
 }
 
 #[test]

@@ -43,13 +43,95 @@ fn cards_print_in_the_one_notation_whatever_the_input_case() {
         upper.starts_with("A: 9h 6h 6d 4h 3s\nB: 8s 8h\n"),
         "{upper}"
     );
-    assert!(upper.contains("Player 1 Single [3s] Win:True"), "{upper}");
+    assert!(upper.contains("A Single [3s] Win:True"), "{upper}");
     assert!(upper.contains("Double [6h,6d]"), "{upper}");
     let json = ok(&["solve", "9H 6H 6D 4H 3S", "8S 8H", "--json", "--tree"]);
     assert!(
         json.contains("Single [3s]") && !json.contains("[3S]"),
         "{json}"
     );
+}
+
+/// The tree names the players A and B, as the header does (it once said
+/// `Player 0/1/2`, the seed's numbers, under an `A:`/`B:` header): the whole
+/// drawing of a small endgame, and its JSON.
+#[test]
+fn the_tree_names_the_players_a_and_b_as_the_header_does() {
+    let out = ok(&["solve", "9h 4h", "8s", "--tree"]);
+    assert_eq!(
+        out,
+        "A: 9h 4h\nB: 8s\nWinner: A\na winning first move: Single [9h]\n\
+         Start: A leads, A wins\n\
+         |\n\
+         `- A Single [9h] Win:True\n   \
+         |\n   \
+         `- B Pass Win:False\n      \
+         |\n      \
+         `- A Single [4h] Win:True\n"
+    );
+    // B wins: A's every lead appears, each with B's one winning answer.
+    let out = ok(&["solve", "3s 4h", "As Ah 2d", "--tree"]);
+    assert!(
+        out.starts_with("A: 4h 3s\nB: As Ah 2d\nWinner: B\n"),
+        "{out}"
+    );
+    assert!(out.contains("\nStart: A leads, B wins\n"), "{out}");
+    assert!(!out.contains("Player"), "{out}");
+    let firsts: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("+- ") || l.starts_with("`- "))
+        .collect();
+    assert_eq!(
+        firsts,
+        ["+- A Single [3s] Win:False", "`- A Single [4h] Win:False"],
+        "{out}"
+    );
+    assert!(
+        out.lines().all(|l| {
+            let l = l.trim_start_matches([' ', '|', '+', '-', '`']);
+            l.is_empty() || l.starts_with("A ") || l.starts_with("B ") || !l.contains("Win:")
+        }),
+        "{out}"
+    );
+
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["solve", "9h 4h", "8s", "--tree", "--json"])).unwrap();
+    let root = &v["tree"];
+    assert_eq!(
+        (root["player"].is_null(), root["play"].is_null()),
+        (true, true)
+    );
+    assert_eq!(root["win"], true);
+    let lead = &root["children"][0];
+    assert_eq!(
+        (&lead["player"], &lead["play"], &lead["win"]),
+        (&"A".into(), &"Single [9h]".into(), &true.into())
+    );
+    let answer = &lead["children"][0];
+    assert_eq!(
+        (&answer["player"], &answer["play"], &answer["win"]),
+        (&"B".into(), &"Pass".into(), &false.into())
+    );
+}
+
+#[test]
+fn solve_help_explains_the_game_without_outside_references() {
+    let help = ok(&["solve", "--help"]);
+    for needed in [
+        "A leads",
+        "passing",
+        "empties their hand first wins",
+        "pairs ",
+        "tienlen ",
+        "2 lowest, A highest",
+        "Win:True",
+    ] {
+        assert!(
+            help.contains(needed),
+            "solve --help lacks {needed:?}:\n{help}"
+        );
+    }
+    assert!(!help.to_lowercase().contains("blog"), "{help}");
 }
 
 #[test]
