@@ -20,6 +20,7 @@ mod holdem_table;
 mod output_integrity;
 mod parsers_fuzz;
 mod pokerkit_crosscheck;
+mod reference_scripts;
 mod solver_cli;
 mod solver_reference;
 mod tienlen_cli;
