@@ -3,16 +3,25 @@ as the CLI runs it, with its per-game rows as Arrow record batches.
 
 How: the options become the CLI's command line, parsed by the CLI's own
 parser and run by its own code in this process (with the GIL released and
-without the CLI's signal handlers). The runner writes its CSV and JSON
-summary into a private temporary directory, deleted with the :class:`Run`;
-pyarrow's CSV reader parses the CSV with explicit column types (integers as
-``int64``, empty cells as nulls). So the rows are, by construction, the
-CLI's rows, and ``iter_batches`` streams them from disk for runs too big for
-memory.
+without the CLI's signal handlers: Ctrl-C raises ``KeyboardInterrupt`` in
+the caller, see ``python/src/interrupt.rs``). The runner writes its CSV and
+JSON summary into a private temporary directory, deleted with the
+:class:`Run`; pyarrow's CSV reader parses the CSV with explicit column types
+(integers as ``int64``, empty cells as nulls). So the rows are, by
+construction, the CLI's rows, and ``iter_batches`` streams them from disk
+for runs too big for memory.
+
+Temporary directories: ``cardsim-run-<pid>-<random>`` in
+:func:`tempfile.gettempdir`, holding a file ``owner`` with the process's pid
+and start time. Such a directory is removed when its run fails or is
+interrupted, when its :class:`Run` is collected and when the interpreter
+exits; a process killed outright (SIGKILL, a crash) cannot remove its own,
+so every :func:`simulate` first removes those whose process is gone.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shlex
@@ -33,6 +42,135 @@ _COMMANDS: Dict[str, List[str]] = {
 
 # Options simulate() sets itself: the outputs it reads back.
 _RESERVED = {"out", "summary", "resume", "quiet", "progress", "embedded", "checkpoint_every"}
+
+# Seconds between the runner's resume checkpoints: never, in effect. A run
+# from Python is never resumed (its directory goes on failure), so the syncs
+# a checkpoint costs would buy nothing.
+_NO_CHECKPOINTS = "100000000"
+
+# The start of every run directory's name; the owning process's pid follows.
+_DIR_PREFIX = "cardsim-run-"
+# The file in a run directory naming its owner: "<pid> <start time>".
+_OWNER_FILE = "owner"
+
+# The modules each extra of pyproject.toml brings, for the ImportError that
+# names them (tests/test_extras.py holds the two equal).
+_EXTRA_MODULES = {"arrow": "pyarrow", "pandas": "pandas pyarrow"}
+
+
+def _optional(module: str, needed_by: str, extra: str = "arrow") -> Any:
+    """Imports ``module`` (pyarrow, pandas) or says how to install it: they come
+    with extras of the package (pyproject.toml: ``arrow`` brings pyarrow,
+    ``pandas`` brings pandas and pyarrow), not as dependencies. ``needed_by``
+    names the method that needs it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        top = module.split(".")[0]
+        raise ModuleNotFoundError(
+            f"{needed_by} needs {top}, which is not installed. Install cardsim's "
+            f"'{extra}' extra: pip install 'cardsim[{extra}]' (from a checkout of the "
+            f"cardsim repository: pip install './python[{extra}]'), or what it "
+            f"brings: pip install {_EXTRA_MODULES[extra]}",
+            name=top,
+        ) from e
+
+
+def _process_start(pid: int) -> Optional[str]:
+    """The start time of process ``pid`` in clock ticks since boot (Linux's
+    /proc), telling a reused pid from the process that made a directory;
+    ``None`` where that cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    # Fields after the command name, which is in parentheses and may hold
+    # spaces; the start time is field 22, the 20th after the name.
+    fields = stat[stat.rfind(")") + 2:].split()
+    return fields[19] if len(fields) > 19 else None
+
+
+def _is_alive(pid: int, start: Optional[str]) -> bool:
+    """Whether the process that wrote ``pid`` and ``start`` (``None`` when
+    unknown) still runs. In doubt, yes: a live run's directory must never be
+    taken away."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, owned by someone else
+    return start is None or _process_start(pid) in (None, start)
+
+
+def _owner_of(entry: os.DirEntry) -> Optional[Tuple[int, Optional[str]]]:
+    """The pid (from the name) and start time (from the owner file) of a run
+    directory, or ``None`` when ``entry`` is not one."""
+    digits = entry.name[len(_DIR_PREFIX):].split("-", 1)[0]
+    if not entry.name.startswith(_DIR_PREFIX) or not digits.isdigit():
+        return None
+    try:
+        with open(os.path.join(entry.path, _OWNER_FILE), encoding="ascii") as f:
+            words = f.read().split()
+    except (OSError, UnicodeDecodeError):
+        # Not written yet (its process is making it) or lost: the pid alone.
+        words = []
+    start = words[1] if len(words) > 1 and words[0] == digits else None
+    return int(digits), start
+
+
+def remove_stale_runs(directory: Optional[str] = None) -> List[str]:
+    """Removes the run directories (in ``directory``, by default the system's
+    temporary directory) whose process is gone: those of processes killed
+    while they held a :class:`Run`. Another user's, and any whose process
+    still runs, are kept. Returns the paths removed."""
+    directory = directory or tempfile.gettempdir()
+    removed = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for entry in entries:
+        owner = _owner_of(entry)
+        if owner is None or owner[0] == os.getpid():
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+            if uid is not None and entry.stat(follow_symlinks=False).st_uid != uid:
+                continue
+        except OSError:
+            continue
+        if not _is_alive(*owner):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            if not os.path.lexists(entry.path):
+                removed.append(entry.path)
+    return removed
+
+
+def _make_run_directory() -> str:
+    """A new run directory owned by this process (see the module doc)."""
+    pid = os.getpid()
+    directory = tempfile.mkdtemp(prefix=f"{_DIR_PREFIX}{pid}-")
+    try:
+        with open(os.path.join(directory, _OWNER_FILE), "w", encoding="ascii") as f:
+            f.write(f"{pid} {_process_start(pid) or ''}\n")
+    except BaseException:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+    return directory
+
+
+def _remove_own(directory: str, pid: int) -> None:
+    """Removes a run's directory, but only in the process that made it: a
+    forked child exiting must not take its parent's runs away."""
+    if os.getpid() == pid:
+        shutil.rmtree(directory, ignore_errors=True)
+
 
 # Columns that are not integers, by name or name prefix; every other column
 # is int64. The test suite checks every column of every game against the
@@ -73,8 +211,8 @@ def _shard_word(shard: Union[str, Tuple[int, int]]) -> str:
     raise TypeError("shard must be 'K/N' or a (K, N) tuple")
 
 
-def _arrow_types(game: str, columns: List[str]) -> Dict[str, Any]:
-    import pyarrow as pa
+def _arrow_types(game: str, columns: List[str], needed_by: str, extra: str) -> Dict[str, Any]:
+    pa = _optional("pyarrow", needed_by, extra)
 
     kinds = {"string": pa.string(), "float64": pa.float64(), "int64": pa.int64()}
     return {c: kinds[_column_kind(game, c)] for c in columns}
@@ -85,8 +223,10 @@ class Run:
     dict, its ``command`` being this run's CLI arguments rather than the
     Python process's), ``command`` (the equivalent ``cardsim`` command line)
     and the per-game rows through :meth:`to_arrow`, :meth:`to_pandas` and
-    :meth:`iter_batches`. A run cannot be stopped by Ctrl-C while it plays
-    (the interpreter's handler runs when it returns): shard long runs.
+    :meth:`iter_batches` (which need the ``arrow`` extra, pyarrow, and
+    ``to_pandas`` the ``pandas`` extra: ``pip install 'cardsim[pandas]'``).
+    The rows live in a temporary directory until the run is collected or the
+    interpreter exits.
     """
 
     def __init__(self, game: str, cli_args: List[str], directory: str) -> None:
@@ -94,7 +234,7 @@ class Run:
         self.args = cli_args
         self._dir = directory
         self._csv = os.path.join(directory, "games.csv")
-        self._cleanup = weakref.finalize(self, shutil.rmtree, directory, True)
+        self._cleanup = weakref.finalize(self, _remove_own, directory, os.getpid())
         with open(os.path.join(directory, "summary.json"), encoding="utf-8") as f:
             self.summary: Dict[str, Any] = json.load(f)
         # The run's own command line, as the CLI records it.
@@ -110,12 +250,12 @@ class Run:
     def __repr__(self) -> str:
         return f"<cardsim.Run {self.command!r}>"
 
-    def _read_options(self, block_size: Optional[int] = None):
-        import pyarrow.csv as pcsv
-
+    def _read_options(self, needed_by: str, extra: str = "arrow",
+                      block_size: Optional[int] = None):
+        pcsv = _optional("pyarrow.csv", needed_by, extra)
         read = pcsv.ReadOptions(block_size=block_size) if block_size else pcsv.ReadOptions()
         convert = pcsv.ConvertOptions(
-            column_types=_arrow_types(self.game, self.columns),
+            column_types=_arrow_types(self.game, self.columns, needed_by, extra),
             strings_can_be_null=True,
             null_values=[""],
         )
@@ -123,31 +263,33 @@ class Run:
 
     def to_arrow(self):
         """The per-game rows as a ``pyarrow.Table``: the CLI's CSV columns and
-        values, integers as ``int64``, empty cells as nulls."""
-        import pyarrow.csv as pcsv
+        values, integers as ``int64``, empty cells as nulls. Needs pyarrow
+        (the ``arrow`` extra)."""
+        return self._read_table("Run.to_arrow()")
 
-        read, convert = self._read_options()
+    def _read_table(self, needed_by: str, extra: str = "arrow"):
+        pcsv = _optional("pyarrow.csv", needed_by, extra)
+        read, convert = self._read_options(needed_by, extra)
         return pcsv.read_csv(self._csv, read_options=read, convert_options=convert)
 
     def to_pandas(self):
         """The per-game rows as a ``pandas.DataFrame`` (via Arrow; integer
-        columns with nulls become pandas' nullable ``Int64``)."""
-        import pandas as pd
-
-        return self.to_arrow().to_pandas(types_mapper={
-            __import__("pyarrow").int64(): pd.Int64Dtype(),
-        }.get)
+        columns with nulls become pandas' nullable ``Int64``). Needs pandas
+        and pyarrow (the ``pandas`` extra: ``pip install 'cardsim[pandas]'``)."""
+        pd = _optional("pandas", "Run.to_pandas()", extra="pandas")
+        pa = _optional("pyarrow", "Run.to_pandas()", extra="pandas")
+        table = self._read_table("Run.to_pandas()", extra="pandas")
+        return table.to_pandas(types_mapper={pa.int64(): pd.Int64Dtype()}.get)
 
     def iter_batches(self, rows: int = 65536) -> Iterator[Any]:
         """Streams the rows as ``pyarrow.RecordBatch`` es of at most ``rows``
         rows each, reading the CSV a block at a time: memory stays bounded
-        whatever the size of the run."""
-        import pyarrow as pa
-        import pyarrow.csv as pcsv
-
+        whatever the size of the run. Needs pyarrow (the ``arrow`` extra)."""
         if isinstance(rows, bool) or not isinstance(rows, int) or rows < 1:
             raise ValueError(f"rows must be a positive int, got {rows!r}")
-        read, convert = self._read_options(block_size=1 << 20)
+        pa = _optional("pyarrow", "Run.iter_batches()")
+        pcsv = _optional("pyarrow.csv", "Run.iter_batches()")
+        read, convert = self._read_options("Run.iter_batches()", block_size=1 << 20)
         reader = pcsv.open_csv(self._csv, read_options=read, convert_options=convert)
         pending: List[pa.RecordBatch] = []
         held = 0
@@ -184,6 +326,11 @@ def simulate(
     result, and ``shard=(k, n)`` runs games [k*games/n, (k+1)*games/n). Bad
     options raise ``ValueError`` with the CLI's message.
 
+    Ctrl-C stops the run within a fraction of a second and raises
+    ``KeyboardInterrupt``, its temporary directory removed (as on any
+    error). Before it starts, the directories of runs whose process was
+    killed are removed (``cardsim._run.remove_stale_runs``).
+
     >>> import cardsim
     >>> run = cardsim.simulate("fishing", games=1000, seed=7, players=3)
     >>> run.summary["games"]
@@ -211,11 +358,14 @@ def simulate(
         args += ["--shard", _shard_word(shard)]
     for key, value in options.items():
         args += _option_words(key, value)
-    directory = tempfile.mkdtemp(prefix="cardsim-run-")
+    remove_stale_runs()
+    directory = _make_run_directory()
     try:
         _native.run_command(args + [
             "--quiet",
             "--embedded",
+            "--checkpoint-every",
+            _NO_CHECKPOINTS,
             "--out",
             os.path.join(directory, "games.csv"),
             "--summary",

@@ -7,11 +7,13 @@
 //! objects, Arrow tables and pandas frames.
 
 mod hand;
+mod interrupt;
 
 use cardsim::cards::{format_cards, parse_cards, Card};
 use cardsim::cli::{self, Cli, Command};
 use cardsim::holdem::eval::batch::strengths_of_sevens;
 use cardsim::holdem::eval::{best_five, category, tables, Hand, Strength};
+use cardsim::sim::interrupt::Cancel;
 use clap::Parser;
 use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -294,15 +296,22 @@ fn equity_json(py: Python<'_>, args: Vec<String>) -> PyResult<String> {
 /// Runs a simulating command line (`fishing ...`, `holdem ...`,
 /// `tienlen ...`, `solve --games ...`) in this process with the GIL
 /// released. The caller adds `--embedded` (no signal handlers) and the
-/// output paths.
+/// output paths. A Ctrl-C stops the run within a batch of games and raises
+/// `KeyboardInterrupt` (see [`interrupt::run`]); the outputs written so far
+/// are left for the caller to remove.
 #[pyfunction]
 fn run_command(py: Python<'_>, args: Vec<String>) -> PyResult<()> {
-    let cli = parse_command(args)?;
-    match cli.command {
-        Command::Fishing(_) | Command::Holdem(_) | Command::Tienlen(_) | Command::Solve(_) => {}
+    let mut cli = parse_command(args)?;
+    let sim = match &mut cli.command {
+        Command::Fishing(a) => &mut a.sim,
+        Command::Holdem(a) => &mut a.sim,
+        Command::Tienlen(a) => &mut a.play.sim,
+        Command::Solve(a) => &mut a.sim,
         _ => return Err(PyValueError::new_err("not a simulating command")),
-    }
-    py.detach(|| cli::run(cli)).map_err(to_py_error)
+    };
+    let cancel = Cancel::new();
+    sim.cancel = Some(cancel.clone());
+    interrupt::run(py, &cancel, || cli::run(cli))?.map_err(to_py_error)
 }
 
 #[pymodule]

@@ -52,6 +52,10 @@ pub struct SimArgs {
     /// signal handlers (see `RunConfig::catch_signals`).
     #[arg(long, hide = true)]
     pub embedded: bool,
+    /// Set by such a program after parsing: how it stops the run (see
+    /// `RunConfig::cancel`). Never a flag.
+    #[arg(skip)]
+    pub cancel: Option<crate::sim::interrupt::Cancel>,
 }
 
 impl SimArgs {
@@ -74,6 +78,7 @@ impl SimArgs {
             files_bundle: None,
             command: recorded_command(),
             catch_signals: !self.embedded,
+            cancel: self.cancel.clone(),
         }
     }
 }

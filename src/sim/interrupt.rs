@@ -11,11 +11,12 @@
 //! The handlers are installed once per process, and only by runs that ask for
 //! them ([`crate::sim::runner::RunConfig::catch_signals`], set by the
 //! command-line tool): a library caller (a Python interpreter, a test
-//! harness) keeps its own signal handling.
+//! harness) keeps its own signal handling, and stops a run from outside
+//! with a [`Cancel`] token instead.
 
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::flag;
@@ -77,6 +78,32 @@ impl Drop for Armed {
     }
 }
 
+/// A caller's request that work stop early, shared between the caller and
+/// the work: the library's long loops poll it where they would poll a
+/// signal (the runner between batches, see
+/// [`crate::sim::runner::RunConfig::cancel`]). The Python package sets one
+/// when the interpreter has a pending Ctrl-C, because its signal handler
+/// cannot run while the call holds the thread. Clones share one flag.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A token nobody has cancelled yet.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Asks every holder of this token (or a clone) to stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether [`Cancel::cancel`] was called on this token or a clone.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
 /// A signal's name for messages: `SIGINT (Ctrl-C)`, `SIGTERM`.
 pub fn signal_name(sig: i32) -> String {
     match sig {
@@ -106,6 +133,18 @@ mod tests {
         let again = Armed::arm().expect("re-arm");
         assert_eq!(again.received(), None, "a new run starts clean");
         assert!(!EXIT_NOW.load(Ordering::SeqCst));
+    }
+
+    /// A clone is the same request: cancelling either is seen by both, and
+    /// a new token starts uncancelled.
+    #[test]
+    fn a_cancel_is_seen_by_every_clone() {
+        let token = Cancel::new();
+        let held_by_the_work = token.clone();
+        assert!(!held_by_the_work.is_cancelled());
+        token.cancel();
+        assert!(held_by_the_work.is_cancelled());
+        assert!(!Cancel::new().is_cancelled());
     }
 
     #[test]

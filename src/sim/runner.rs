@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use super::checkpoint::{Checkpoint, FileMark};
-use super::interrupt::{signal_name, Armed};
+use super::interrupt::{signal_name, Armed, Cancel};
 use super::output::{
     recorded_path, unix_now, FileRecord, RunIdentity, ShardInfo, Summary, SUMMARY_FORMAT,
 };
@@ -37,6 +37,8 @@ use crate::rng::game_rng;
 pub const CHUNK_GAMES: u64 = 1024;
 /// Chunks per thread in one batch.
 const CHUNKS_PER_THREAD: u64 = 8;
+/// Games between two looks at a stop request inside a chunk.
+const STOP_EVERY: u64 = 64;
 
 /// Shard `index` of `count` (from 0): games `[index*N/count, (index+1)*N/count)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +88,10 @@ pub struct RunConfig {
     /// process-wide signal handlers (see [`super::interrupt`]), so it is for
     /// the command-line tool; library callers keep their own handling.
     pub catch_signals: bool,
+    /// A library caller's way to stop the run (Python's Ctrl-C): polled
+    /// with the signals, between batches; a cancelled run fails with
+    /// [`RunError::Cancelled`] and leaves its partial outputs as they are.
+    pub cancel: Option<Cancel>,
 }
 
 impl RunConfig {
@@ -108,6 +114,7 @@ impl RunConfig {
             files_bundle: None,
             command: Vec::new(),
             catch_signals: false,
+            cancel: None,
         }
     }
 }
@@ -143,6 +150,10 @@ pub enum RunError {
     /// resume. The process exits with 128 + `signal`.
     #[error("{message}")]
     Interrupted { signal: i32, message: String },
+    /// Stopped through [`RunConfig::cancel`]; nothing was cleaned up or
+    /// checkpointed (the caller that cancelled owns the outputs).
+    #[error("cancelled")]
+    Cancelled,
 }
 
 impl RunError {
@@ -332,7 +343,10 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     let batch_games = CHUNK_GAMES * CHUNKS_PER_THREAD * threads as u64;
     let (tx, rx) = sync_channel::<Vec<Result<ChunkOut, RunError>>>(2);
     let writer = std::thread::scope(|scope| {
-        let stop = || armed.as_ref().and_then(Armed::received).is_some();
+        let stop = || {
+            armed.as_ref().and_then(Armed::received).is_some()
+                || config.cancel.as_ref().is_some_and(Cancel::is_cancelled)
+        };
         let handle = scope.spawn(move || writer.consume(rx, stop).map(|()| writer));
         let mut next = start.next;
         while next < range.end && !stop() {
@@ -346,7 +360,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
                     .into_par_iter()
                     .map(|r| {
                         let csv_columns = want_csv.then_some(columns.len());
-                        play_chunk(game, config.seed, r, &kinds, csv_columns, wanted)
+                        play_chunk(game, config.seed, r, &kinds, csv_columns, wanted, stop)
                     })
                     .collect()
             });
@@ -362,6 +376,13 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     })?;
     if let Some(signal) = armed.as_ref().and_then(Armed::received) {
         return Err(writer.interrupted(signal, config, &range));
+    }
+    if config.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+        // No thread of the run may outlive it: the caller may remove the
+        // outputs' directory next.
+        let mut writer = writer;
+        writer.settle_checkpoint()?;
+        return Err(RunError::Cancelled);
     }
     writer.finish(config, &metrics, range, threads)
 }
@@ -642,6 +663,7 @@ fn play_chunk<G: Game>(
     kinds: &[MetricKind],
     csv_columns: Option<usize>,
     wanted: super::ExtrasWanted,
+    stop: impl Fn() -> bool,
 ) -> Result<ChunkOut, RunError> {
     let mut scratch = game.new_scratch();
     let mut side = Vec::new();
@@ -655,6 +677,11 @@ fn play_chunk<G: Game>(
     let mut obs = Observations::default();
     let scales: Vec<f64> = kinds.iter().map(|k| f64::from(k.scale())).collect();
     for index in games.clone() {
+        // A chunk of slow games (solve) takes seconds: a stopped run drops
+        // it (the writer, which saw the stop first, never reads this).
+        if index % STOP_EVERY == 0 && stop() {
+            return Err(RunError::Cancelled);
+        }
         let mut rng = game_rng(seed, index);
         let record = game.play(index, &mut rng, &mut scratch);
         if let Some(columns) = csv_columns {

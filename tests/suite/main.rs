@@ -21,6 +21,7 @@ mod output_integrity;
 mod parsers_fuzz;
 mod pokerkit_crosscheck;
 mod reference_scripts;
+mod run_cancel;
 mod solver_cli;
 mod solver_reference;
 mod tienlen_cli;
