@@ -1,6 +1,6 @@
 //! The two-player engine: the default game (and the J-on-an-empty-row
 //! switch) without the cycle check, for the unchecked phase of
-//! [`super::play_checking_from`], where almost every game ends.
+//! [`super::play::play_checking_from`], where almost every game ends.
 //!
 //! It plays the same cards and counts the same [`Record`] as
 //! [`super::Table::step`] (the tests compare them on many deals), with a
@@ -21,7 +21,8 @@
 //! - a pile is `buf[head..tail]`; when its tail nears the end of the buffer
 //!   (a rare branch, every few dozen captures) the pile moves to the front.
 
-use super::{Face, Outcome, Record, Table, FACES, JACK};
+use super::rules::{Face, Outcome, Record, FACES, JACK};
+use super::table::Table;
 
 /// Bytes a pile buffer holds: the largest pile (54 cards) plus room to grow
 /// before it is moved back to the front.
@@ -206,7 +207,8 @@ fn turn<const M: usize, const JACK_ON_EMPTY: bool>(d: &mut Duel, c: &mut Counts)
 
 #[cfg(test)]
 mod tests {
-    use super::super::{play_checked, reference, FishingGame, Rules, DEFAULT_CARD_LIMIT};
+    use super::super::play::play_checked;
+    use super::super::{reference, FishingGame, Rules, DEFAULT_CARD_LIMIT};
     use super::*;
 
     fn jack_on_empty() -> Rules {
