@@ -39,6 +39,37 @@ pub fn cut_line(line: &str, max: usize) -> String {
     out
 }
 
+/// A line with every `'...'`-quoted piece passed through [`quote`]: cut to
+/// [`QUOTE_CHARS`] characters and escaped. For messages whose quotes come
+/// from elsewhere (clap's usage errors). An unmatched quote quotes the rest.
+pub fn cut_quoted(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('\'') {
+        out.push_str(&rest[..=open]);
+        let after = &rest[open + 1..];
+        let (inner, tail) = match after.find('\'') {
+            Some(close) => (&after[..close], &after[close..]),
+            None => (after, ""),
+        };
+        out.push_str(&quote(inner));
+        if let Some(t) = tail.strip_prefix('\'') {
+            out.push('\'');
+            rest = t;
+        } else {
+            rest = "";
+        }
+    }
+    out.push_str(rest);
+    out.chars()
+        .flat_map(|c| match c {
+            '\n' | '\r' | '\t' => vec![' '],
+            c if c.is_control() => c.escape_default().collect(),
+            c => vec![c],
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,5 +84,18 @@ mod tests {
         assert!(q.ends_with("… (1000 characters)"), "{q}");
         assert_eq!(cut_line(&"é".repeat(10), 4), "éééé…");
         assert_eq!(cut_line("short", 10), "short");
+    }
+
+    #[test]
+    fn quoted_pieces_are_cut() {
+        let long = "7".repeat(300);
+        let line = format!("invalid value '{long}' for '--seed <S>': too large");
+        let cut = cut_quoted(&line);
+        assert!(cut.starts_with(&format!(
+            "invalid value '{}… (300 characters)'",
+            "7".repeat(60)
+        )));
+        assert!(cut.ends_with("for '--seed <S>': too large"), "{cut}");
+        assert_eq!(cut_quoted("a 'b\nc' d 'e"), "a 'b\\nc' d 'e");
     }
 }

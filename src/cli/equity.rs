@@ -30,7 +30,7 @@ pub struct EquityArgs {
     #[arg(long, conflicts_with_all = ["trials", "stderr", "time"])]
     pub exact: bool,
     /// Monte Carlo with exactly N trials.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+    #[arg(long, value_name = "N", value_parser = super::numbers::positive,
           conflicts_with_all = ["stderr", "time"])]
     pub trials: Option<u64>,
     /// Monte Carlo until every player's standard error is at most E.
@@ -41,10 +41,11 @@ pub struct EquityArgs {
     #[arg(long, value_name = "SECONDS")]
     pub time: Option<f64>,
     /// Seed of the Monte Carlo draws (the answer never depends on threads).
-    #[arg(long, default_value_t = super::sim_args::DEFAULT_SEED, value_name = "S")]
+    #[arg(long, default_value_t = super::sim_args::DEFAULT_SEED, value_name = "S",
+          value_parser = super::numbers::any_u64)]
     pub seed: u64,
     /// Worker threads [default: all cores].
-    #[arg(long, short = 'j', value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, short = 'j', value_name = "T", value_parser = super::numbers::threads)]
     pub threads: Option<u64>,
     /// One JSON object instead of the table.
     #[arg(long)]

@@ -16,7 +16,7 @@ use crate::holdem::eval::{best_five, category, evaluate};
 pub struct EvalArgs {
     /// The hand, 5 to 7 cards ("As Ks Qs Js Ts 2c 3d"), or `-` to read one
     /// hand per line from stdin and write one result per line.
-    #[arg(value_name = "CARDS")]
+    #[arg(value_name = "CARDS", allow_hyphen_values = true)]
     pub hand: String,
     /// One JSON object per hand: {"hand","category","best","strength"}.
     #[arg(long)]

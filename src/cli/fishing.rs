@@ -49,7 +49,7 @@ pub struct FishingArgs {
     /// Stop a game that has neither ended nor repeated a state after this
     /// many cards, and report it as `unresolved` (never as a draw).
     #[arg(long, default_value_t = DEFAULT_CARD_LIMIT, value_name = "CARDS",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = super::numbers::positive)]
     pub card_limit: u64,
     /// Play this one deal (54 ranks, front of the deck first, e.g.
     /// "A 7 W 10 ...") and print its result instead of simulating.

@@ -79,7 +79,8 @@ pub struct HoldemArgs {
     )]
     pub blinds: String,
     /// Ante every seat posts, in chips.
-    #[arg(long, default_value_t = 0, value_name = "CHIPS")]
+    #[arg(long, default_value_t = 0, value_name = "CHIPS",
+          value_parser = super::numbers::non_negative)]
     pub ante: u64,
     /// Odd chips of a split pot: `left` (one at a time from left of the
     /// button, the rules' default) or `first` (all to the first winner,
@@ -109,7 +110,7 @@ pub struct HoldemArgs {
     pub phh: Option<PathBuf>,
     /// With --phh: write every K-th hand (hands 0, K, 2K, ...).
     #[arg(long, default_value_t = 1000, value_name = "K", requires = "phh",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = super::numbers::positive)]
     pub phh_every: u64,
     #[command(flatten)]
     pub sim: SimArgs,

@@ -9,6 +9,7 @@ mod eval;
 mod fishing;
 mod holdem;
 mod merge;
+pub mod numbers;
 mod replay;
 pub mod sim_args;
 mod solve;
@@ -62,7 +63,7 @@ pub enum Command {
 /// Runs the binary: parses the command line, runs the command, prints a
 /// one-line error and picks the exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse_from(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => return clap_exit(e),
     };
@@ -88,6 +89,27 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Parses a command line (program name first) as the binary does: negative
+/// numbers are values in every command, so `--seed -1` reaches `--seed`'s
+/// parser and is told it must not be negative, instead of clap calling `-1`
+/// an unexpected argument.
+pub fn parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::{CommandFactory, FromArgMatches};
+    fn allow_negatives(cmd: clap::Command) -> clap::Command {
+        let mut cmd = cmd.allow_negative_numbers(true);
+        for sub in cmd.get_subcommands_mut() {
+            *sub = allow_negatives(std::mem::take(sub));
+        }
+        cmd
+    }
+    let mut matches = allow_negatives(Cli::command()).try_get_matches_from(args)?;
+    Cli::from_arg_matches_mut(&mut matches)
+}
+
 /// Dispatches a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
@@ -103,28 +125,63 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// Help and version go to stdout with exit 0; usage errors print clap's
-/// whole message and exit 2.
+/// Help and version go to stdout with exit 0; a usage error is one line on
+/// stderr (see [`usage_line`]), exit 2.
 fn clap_exit(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     match e.kind() {
-        ErrorKind::DisplayHelp
-        | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             let _ = e.print();
-            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            }
+            ExitCode::SUCCESS
         }
-        // Usage errors: clap's whole message (what is wrong, a "did you
-        // mean" tip, the usage line), exit 2.
-        _ => {
+        // `cardsim` alone, or a command group without its command: the help
+        // is what the user needs, but it is still a usage error.
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = e.print();
             ExitCode::from(2)
         }
+        _ => {
+            let line = usage_line(&e.render().to_string());
+            let _ = writeln!(std::io::stderr(), "error: {line}");
+            ExitCode::from(2)
+        }
     }
+}
+
+/// A usage error as one line, as every other error is: clap's message, its
+/// tips and the usage, joined; every quoted piece of the user's input cut
+/// to [`crate::text::QUOTE_CHARS`] characters, control characters escaped.
+///
+/// clap writes `error: WHAT` (sometimes continued on indented lines), blank
+/// lines, `tip: ...` lines, `Usage: ...` and a pointer to `--help`.
+pub fn usage_line(rendered: &str) -> String {
+    let mut what = Vec::new();
+    let mut tips = Vec::new();
+    let mut usage = None;
+    for line in rendered.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(tip) = line.strip_prefix("tip:") {
+            tips.push(tip.trim().to_string());
+        } else if let Some(u) = line.strip_prefix("Usage:") {
+            usage = Some(u.trim().to_string());
+        } else if line.starts_with("For more information") {
+            continue;
+        } else {
+            what.push(
+                line.strip_prefix("error:")
+                    .unwrap_or(line)
+                    .trim()
+                    .to_string(),
+            );
+        }
+    }
+    let mut out = what.join(" ");
+    for tip in tips {
+        out.push_str(&format!(" (tip: {tip})"));
+    }
+    if let Some(u) = usage {
+        out.push_str(&format!("; usage: {u}; more with --help"));
+    }
+    crate::text::cut_line(&crate::text::cut_quoted(&out), 500)
 }
 
 /// Marks an error as bad usage or bad input (exit status 2).

@@ -15,10 +15,11 @@ pub const DEFAULT_SEED: u64 = 20_261_122;
 #[derive(Debug, Clone, Args)]
 pub struct SimArgs {
     /// Seed of the run: game i is a pure function of (seed, i, options).
-    #[arg(long, default_value_t = DEFAULT_SEED, value_name = "S")]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_name = "S",
+          value_parser = super::numbers::any_u64)]
     pub seed: u64,
     /// Worker threads [default: all cores]. Never changes the output.
-    #[arg(long, short = 'j', value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, short = 'j', value_name = "T", value_parser = super::numbers::threads)]
     pub threads: Option<u64>,
     /// Run only shard K of N (K from 0): games [K*games/N, (K+1)*games/N).
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
@@ -98,17 +99,12 @@ pub fn run_simulation<G: Game>(game: &G, args: &SimArgs, games: u64) -> anyhow::
     Ok(())
 }
 
-/// Parses a count of games: a whole number of at least 1. Used with
-/// `allow_hyphen_values`, so `-n -5` reaches it and is told what is wrong
-/// (clap alone would call `-5` an unexpected argument).
+/// Parses a count of games: a whole number of at least 1, in any form
+/// [`super::numbers::parse_whole`] reads. Used with `allow_hyphen_values`,
+/// so `-n -5` reaches it and is told what is wrong (clap alone would call
+/// `-5` an unexpected argument).
 pub fn parse_count(s: &str) -> Result<u64, String> {
-    match s.trim().parse::<u64>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!(
-            "the number of games must be a positive whole number, got '{}'",
-            crate::text::quote(s)
-        )),
-    }
+    super::numbers::parse_whole(s, 1, u64::MAX)
 }
 
 /// Parses `K/N` with `0 <= K < N`.

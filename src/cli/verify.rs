@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Args;
 
-use super::{bad_input, Cli, Command};
+use super::{bad_input, Command};
 use crate::sim::output::{OutputPart, Summary};
 use crate::sim::verify::{read_summary, verify_file};
 use crate::sim::Shard;
@@ -31,7 +31,7 @@ pub struct VerifyArgs {
     /// Worker threads for --rerun [default: all cores]. Never changes the
     /// result.
     #[arg(long, short = 'j', value_name = "T",
-          value_parser = clap::value_parser!(u64).range(1..=1024))]
+          value_parser = super::numbers::threads)]
     pub threads: Option<u64>,
 }
 
@@ -123,12 +123,11 @@ fn rerun(path: &Path, s: &Summary, threads: Option<u64>) -> anyhow::Result<()> {
         )));
     }
     let argv = std::iter::once("cardsim".to_string()).chain(s.command.iter().cloned());
-    let mut cli = <Cli as clap::Parser>::try_parse_from(argv).map_err(|e| {
-        let text = e.render().to_string();
+    let mut cli = super::parse_from(argv).map_err(|e| {
         bad_input(format!(
             "the command {} records does not parse: {}",
             path.display(),
-            text.lines().next().unwrap_or("")
+            super::usage_line(&e.render().to_string())
         ))
     })?;
     let tmp = TempDir::new().context("cannot create a temporary directory for --rerun")?;

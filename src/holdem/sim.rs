@@ -49,9 +49,16 @@ impl StackSpec {
                 Some(n) => (n.trim().to_string(), big_blind),
                 None => (t.clone(), 1),
             };
-            let v: u64 = num
-                .parse()
-                .map_err(|_| err("not a whole number of chips or big blinds"))?;
+            let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            let v: u64 = num.parse().map_err(|_| {
+                if digits(&num) {
+                    err("too large (at most 2^40 chips)")
+                } else if num.strip_prefix('-').is_some_and(digits) {
+                    err("a stack must be positive")
+                } else {
+                    err("not a whole number of chips or big blinds")
+                }
+            })?;
             let chips = v.checked_mul(mult).ok_or_else(|| err("too large"))?;
             if chips == 0 {
                 return Err(err("a stack must be positive"));

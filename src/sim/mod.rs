@@ -7,6 +7,7 @@
 
 pub mod checkpoint;
 pub mod interrupt;
+pub mod lock;
 pub mod merge;
 pub mod output;
 mod progress;

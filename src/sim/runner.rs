@@ -20,6 +20,7 @@ use thiserror::Error;
 
 use super::checkpoint::{Checkpoint, FileMark};
 use super::interrupt::{signal_name, Armed, Cancel};
+use super::lock::{acquire_all, OutputLock};
 use super::output::{
     recorded_path, unix_now, FileRecord, RunIdentity, ShardInfo, Summary, SUMMARY_FORMAT,
 };
@@ -276,6 +277,17 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         Some(ckpt) if config.resume && ckpt.exists() => {
             Start::resumed(ckpt, &identity, shard_info, &metrics, &range)?
         }
+        Some(ckpt) if config.resume => {
+            if !config.quiet {
+                let partial = outputs.csv.as_ref().and_then(Destination::writing_path);
+                let why = match partial.filter(|p| p.exists()) {
+                    Some(p) => format!("{} has no checkpoint ({})", p.display(), ckpt.display()),
+                    None => format!("there is no checkpoint {}", ckpt.display()),
+                };
+                let _ = writeln!(io::stderr(), "nothing to resume: {why}; starting over");
+            }
+            Start::fresh(&metrics, range.start)
+        }
         _ => Start::fresh(&metrics, range.start),
     };
     let csv = open_stream(
@@ -292,11 +304,6 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         "--pots",
         side_header.as_deref(),
     )?;
-    if let Some(dir) = &config.files_dir {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            RunError::Input(format!("cannot create directory '{}': {e}", dir.display()))
-        })?;
-    }
     let bundle = open_extra(
         outputs.bundle.as_ref(),
         &start,
@@ -313,6 +320,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         side,
         bundle,
         files_dir: config.files_dir.clone(),
+        files_written: Some(Vec::new()),
         accs: start.accs,
         checkpoint,
         saved_at: resumed_at,
@@ -347,7 +355,10 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
             armed.as_ref().and_then(Armed::received).is_some()
                 || config.cancel.as_ref().is_some_and(Cancel::is_cancelled)
         };
-        let handle = scope.spawn(move || writer.consume(rx, stop).map(|()| writer));
+        let handle = scope.spawn(move || match writer.consume(rx, stop) {
+            Ok(()) => Ok(writer),
+            Err(e) => Err(writer.give_up(e)),
+        });
         let mut next = start.next;
         while next < range.end && !stop() {
             let end = (next + batch_games).min(range.end);
@@ -373,9 +384,12 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         handle
             .join()
             .unwrap_or_else(|_| Err(RunError::Internal("the writer thread panicked".into())))
-    })?;
+    })
+    .inspect_err(|_| outputs.remove_created_dirs())?;
     if let Some(signal) = armed.as_ref().and_then(Armed::received) {
-        return Err(writer.interrupted(signal, config, &range));
+        let error = writer.interrupted(signal, config, &range);
+        outputs.remove_created_dirs();
+        return Err(error);
     }
     if config.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
         // No thread of the run may outlive it: the caller may remove the
@@ -419,11 +433,16 @@ fn resume_command(args: &[String]) -> String {
 }
 
 /// The run's outputs, resolved (symlinks followed, special files told
-/// apart) and checked before any game is played.
+/// apart), checked and locked before any game is played.
 struct Outputs {
     csv: Option<Destination>,
     side: Option<Destination>,
     bundle: Option<Destination>,
+    /// Held until the run ends: no other run writes these outputs.
+    _locks: Vec<OutputLock>,
+    /// Folders this run created (`--hist`, the game's files), removed
+    /// again if the run fails before anything in them can resume.
+    created_dirs: Vec<PathBuf>,
 }
 
 impl Outputs {
@@ -466,6 +485,17 @@ impl Outputs {
                 "--resume needs --out to be a regular file: {what}"
             )));
         }
+        // Every file and folder this run will write, owned by it alone from
+        // here on: a second run on any of them is refused before it writes.
+        let owned: Vec<PathBuf> = [&csv, &side, &bundle, &summary]
+            .into_iter()
+            .filter_map(|d| match d {
+                Some(Destination::Atomic(p)) => Some(p.clone()),
+                _ => None,
+            })
+            .collect();
+        let mut locks = acquire_all(owned.iter().map(PathBuf::as_path))
+            .map_err(|e| RunError::Input(e.to_string()))?;
         if let Some(Destination::Atomic(path)) = &summary {
             // Fail now (exit 2) rather than after a long run.
             let probe = partial_path(path);
@@ -478,13 +508,50 @@ impl Outputs {
                     ))
                 })?;
         }
-        if let Some(dir) = &config.hist {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                RunError::Input(format!("cannot create --hist '{}': {e}", dir.display()))
+        let mut outputs = Outputs {
+            csv,
+            side,
+            bundle,
+            _locks: Vec::new(),
+            created_dirs: Vec::new(),
+        };
+        for (flag, dir) in [("--hist", &config.hist), ("--phh", &config.files_dir)] {
+            let Some(dir) = dir else { continue };
+            let created = create_folders(dir).map_err(|e| {
+                outputs.remove_created_dirs();
+                RunError::Input(format!("cannot create {flag} '{}': {e}", dir.display()))
             })?;
+            outputs.created_dirs.extend(created);
+            let lock = OutputLock::acquire(dir).map_err(|e| {
+                outputs.remove_created_dirs();
+                RunError::Input(e.to_string())
+            })?;
+            locks.push(lock);
         }
-        Ok(Outputs { csv, side, bundle })
+        outputs._locks = locks;
+        Ok(outputs)
     }
+
+    /// After a failure that left nothing to resume: removes the folders this
+    /// run created, if they are still empty.
+    fn remove_created_dirs(&self) {
+        for dir in self.created_dirs.iter().rev() {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+/// Creates a folder and any missing parents, and returns the ones it
+/// created, outermost first.
+fn create_folders(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let missing: Vec<PathBuf> = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .take_while(|a| !a.exists())
+        .map(Path::to_path_buf)
+        .collect();
+    std::fs::create_dir_all(dir)?;
+    Ok(missing.into_iter().rev().collect())
 }
 
 /// Refuses two outputs on one path (stdout, or one file), which would
@@ -575,6 +642,10 @@ struct Start {
     started_unix_s: f64,
     accs: Vec<Accumulator>,
 }
+
+/// The most written files a run remembers for removal if it fails before
+/// its first checkpoint (a few MB of paths).
+const MAX_TRACKED_FILES: usize = 100_000;
 
 /// Checkpoints larger than this are not read (a real one is a few MB).
 const MAX_CHECKPOINT_BYTES: u64 = 256 << 20;
@@ -783,6 +854,10 @@ struct Writer {
     side: Option<StreamSink>,
     bundle: Option<StreamSink>,
     files_dir: Option<PathBuf>,
+    /// The game's whole files written into `files_dir` that no checkpoint
+    /// covers yet: removed if the run ends with nothing to resume. `None`
+    /// once there were too many to track (then a failure names the folder).
+    files_written: Option<Vec<PathBuf>>,
     accs: Vec<Accumulator>,
     /// Where checkpoints go (only when the CSV is a regular file).
     checkpoint: Option<PathBuf>,
@@ -847,6 +922,12 @@ impl Writer {
                             let what = format!("cannot write {}", path.display());
                             return Err(RunError::io(what)(e).leaving(&self.left()));
                         }
+                        if let (Some(written), None) = (&mut self.files_written, self.saved_at) {
+                            written.push(path);
+                            if written.len() > MAX_TRACKED_FILES {
+                                self.files_written = None;
+                            }
+                        }
                     }
                 }
                 for (acc, folded) in self.accs.iter_mut().zip(&chunk.stats) {
@@ -902,22 +983,60 @@ impl Writer {
             .collect()
     }
 
-    /// What a failure while playing leaves on disk, for its message.
+    /// What a failure while playing leaves on disk, for its message: the
+    /// partial files and their checkpoint when one was saved, else nothing
+    /// ([`Writer::give_up`] removes what could not resume).
     fn left(&self) -> String {
-        let Some(ckpt) = &self.checkpoint else {
-            return String::new();
-        };
-        let partials = self.partials().join(", ");
-        match self.saved_at {
-            Some(game) => format!(
-                "; kept {partials} and its checkpoint {} (complete up to game {game}): run \
-                 the same command with --resume to continue",
+        match (&self.checkpoint, self.saved_at) {
+            (Some(ckpt), Some(game)) => format!(
+                "; kept {} and its checkpoint {} (complete up to game {game}): run the same \
+                 command with --resume to continue",
+                self.partials().join(", "),
                 ckpt.display()
             ),
-            None => format!(
-                "; left {partials} incomplete, with no checkpoint yet: rerun the command to \
-                 start over"
-            ),
+            _ => {
+                let mut removed = self.partials();
+                if self.files_dir.is_some() && self.files_written.is_some() {
+                    removed.push("the files written into the --phh folder".into());
+                }
+                let mut note = String::new();
+                if !removed.is_empty() {
+                    note = format!(
+                        "; removed {} (no checkpoint to resume from yet)",
+                        removed.join(", ")
+                    );
+                }
+                if let (Some(dir), None) = (&self.files_dir, &self.files_written) {
+                    note.push_str(&format!(
+                        "; the files already written stay in {}",
+                        dir.display()
+                    ));
+                }
+                note
+            }
+        }
+    }
+
+    /// Ends a failed run: when no checkpoint was saved, nothing can resume,
+    /// so its partial files and the game's files it wrote are removed (the
+    /// error's message, built by [`Writer::left`], says so).
+    fn give_up(mut self, error: RunError) -> RunError {
+        let _ = self.settle_checkpoint();
+        if self.saved_at.is_none() {
+            self.discard_unresumable();
+        }
+        error
+    }
+
+    /// Removes what a run that cannot resume wrote: the partial files and
+    /// the game's files in `files_dir`.
+    fn discard_unresumable(&mut self) {
+        let csv = std::mem::replace(&mut self.csv, StreamSink::discard());
+        csv.abandon();
+        self.side.take().into_iter().for_each(StreamSink::abandon);
+        self.bundle.take().into_iter().for_each(StreamSink::abandon);
+        for path in self.files_written.iter().flatten() {
+            let _ = std::fs::remove_file(path);
         }
     }
 
@@ -949,7 +1068,7 @@ impl Writer {
             if let Err(e) = self.check(r, Which::Csv) {
                 return e;
             }
-            match self.csv.destination() {
+            let kept = match self.csv.destination() {
                 Some(d) if !d.is_regular() => format!(
                     ": the rows written to {} end before game {}; nothing can resume \
                      (a run resumes only with --out FILE)",
@@ -957,6 +1076,17 @@ impl Writer {
                     grouped(at)
                 ),
                 _ => ": nothing was kept (a run resumes only with --out FILE)".to_string(),
+            };
+            self.discard_unresumable();
+            match (&self.files_dir, &self.files_written) {
+                (Some(dir), None) => format!(
+                    "{kept}; the files already written stay in {}",
+                    dir.display()
+                ),
+                (Some(_), Some(w)) if !w.is_empty() => {
+                    format!("{kept}; removed the files written into the --phh folder")
+                }
+                _ => kept,
             }
         };
         RunError::Interrupted {

@@ -59,6 +59,7 @@ impl Destination {
             let meta = match fs::symlink_metadata(&at) {
                 Ok(m) => m,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    check_folder(&at)?;
                     return Ok(Destination::Atomic(at));
                 }
                 Err(e) => return Err(e),
@@ -115,6 +116,27 @@ impl Destination {
             None => "standard output".into(),
             Some(p) => p.display().to_string(),
         }
+    }
+}
+
+/// Checks that the folder a new file would go in exists, so that a missing
+/// one is named as such (not as the file's temporary name that could not be
+/// created).
+fn check_folder(path: &Path) -> io::Result<()> {
+    let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            format!("'{}' is not a folder", dir.display()),
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("the folder '{}' does not exist", dir.display()),
+        )),
+        Err(e) => Err(e),
     }
 }
 

@@ -392,24 +392,77 @@ fn game_i_replays_the_row_of_game_i() {
 }
 
 #[test]
-fn usage_errors_show_clap_whole_message_and_counts_say_what_is_wrong() {
+fn usage_errors_are_one_line_and_counts_say_what_is_wrong() {
+    let one_line = |err: &str| {
+        assert!(
+            err.starts_with("error: ") && err.trim_end().lines().count() == 1,
+            "{err}"
+        );
+    };
     let err = bad(&["fishng"]);
+    one_line(&err);
     assert!(
-        err.contains("tip: a similar subcommand exists: 'fishing'") && err.contains("Usage:"),
+        err.contains("(tip: a similar subcommand exists: 'fishing')") && err.contains("usage:"),
         "{err}"
     );
     let err = bad(&["merge"]);
+    one_line(&err);
     assert!(
-        err.contains("<SHARD_SUMMARY>") && err.contains("Usage: cardsim merge"),
+        err.contains("<SHARD_SUMMARY>") && err.contains("usage: cardsim merge"),
         "{err}"
     );
     let err = bad(&["fishing", "--gmes", "5"]);
+    one_line(&err);
     assert!(err.contains("tip:") && err.contains("--games"), "{err}");
     let err = bad(&["fishing", "-n", "-5"]);
+    one_line(&err);
     assert!(
-        err.contains("must be a positive whole number, got '-5'"),
+        err.contains("'-5'") && err.contains("must not be negative"),
         "{err}"
     );
+    // Negative numbers reach their flag's parser, which names the mistake.
+    for (args, what) in [
+        (&["fishing", "--seed", "-1"][..], "must not be negative"),
+        (&["holdem", "--ante", "-1"][..], "must not be negative"),
+        (
+            &["equity", "AA", "KK", "--trials", "-5"][..],
+            "must not be negative",
+        ),
+        (
+            &["fishing", "-n", "1e6x"][..],
+            "1_000_000, 1,000,000 or 1e6",
+        ),
+        (
+            &["fishing", "--seed", "99999999999999999999999"][..],
+            "is too large",
+        ),
+        (
+            &["holdem", "--stacks", "99999999999999999999"][..],
+            "too large",
+        ),
+        (&["eval", "-hT"][..], "bad card '-hT'"),
+        (
+            &["fishing", "-o", "no-such-folder/x.csv"][..],
+            "the folder 'no-such-folder' does not exist",
+        ),
+    ] {
+        let err = bad(args);
+        one_line(&err);
+        assert!(err.contains(what), "{args:?}: {err}");
+    }
+    // A long value is quoted cut to 60 characters.
+    let long = "7".repeat(300);
+    let err = bad(&["fishing", "--seed", &long]);
+    one_line(&err);
+    assert!(
+        err.contains("… (300 characters)") && !err.contains(&"7".repeat(61)),
+        "{err}"
+    );
+    // Every documented form of a count is read.
+    let rows = |n: &str| ok(&["fishing", "-n", n, "-q", "-o", "-"]).lines().count();
+    for n in ["1000", "1_000", "1,000", "1e3"] {
+        assert_eq!(rows(n), 1001, "{n}");
+    }
     // -n/--games everywhere; the old spellings stay.
     let same = |a: &[&str], b: &[&str]| {
         let run = |args: &[&str]| {

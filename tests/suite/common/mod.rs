@@ -26,19 +26,13 @@ pub fn ok(args: &[&str]) -> String {
 }
 
 /// Runs, expects exit status 2 and an error that starts `error:` (no
-/// panic); returns it. cardsim's own errors are exactly one line; a usage
-/// error caught by clap shows clap's whole message (what is wrong, a tip,
-/// the usage line), which ends by pointing at `--help`.
+/// panic) on exactly one line, usage errors included; returns it.
 pub fn bad(args: &[&str]) -> String {
     let out = cardsim().args(args).output().expect("cardsim runs");
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
     assert!(err.starts_with("error: "), "{args:?}: {err}");
-    let lines = err.trim_end().lines().count();
-    let clap_usage = err
-        .trim_end()
-        .ends_with("For more information, try '--help'.");
-    assert!(lines == 1 || clap_usage, "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     assert!(!err.contains("panicked"), "{args:?}: {err}");
     err
 }
