@@ -9,7 +9,9 @@ release binary with a time limit and a memory cap, and counts:
   panic      exit status 101, or "panicked" on stderr
   hang       still running at the time limit (killed)
   abort      ended by a signal (an allocation abort is SIGABRT)
-  bad-error  exit 1 or 2 without exactly one line "error: ..." on stderr
+  bad-error  exit 1 or 2 without exactly one line "error: ..." on stderr, or
+             with a line over 510 characters or a quoted piece of input
+             ('...') over 60 characters not cut as "… (N characters)"
   other      any other exit status
 
 Usage:
@@ -26,6 +28,7 @@ import concurrent.futures as cf
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import subprocess
@@ -265,6 +268,21 @@ def mutate_json_free(rng, text):
     return (text[:m.start()] + new + text[m.end():]).encode()
 
 
+QUOTED = re.compile(r"'([^']*)'")
+CUT = re.compile(r"… \(\d+ characters\)$")
+
+
+def one_short_line(line):
+    """The error contract: at most 'error: ' and 500 characters (then '…'),
+    every quoted piece at most 60 characters or cut as '… (N characters)'."""
+    if len(line) > len("error: ") + 501:
+        return False
+    for piece in QUOTED.findall(line):
+        if len(piece) > 60 and not CUT.search(piece):
+            return False
+    return True
+
+
 def run_one(binary, args, stdin, timeout, mem_mb):
     def limits():
         cap = mem_mb << 20
@@ -284,6 +302,8 @@ def run_one(binary, args, stdin, timeout, mem_mb):
     if p.returncode in (1, 2):
         lines = err.rstrip("\n").split("\n")
         if len(lines) != 1 or not lines[0].startswith("error: "):
+            return "bad-error", err
+        if not one_short_line(lines[0]):
             return "bad-error", err
         # Exit 1 (a failure while running) is kept for a look: bad input
         # should be exit 2.

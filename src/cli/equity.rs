@@ -1,5 +1,6 @@
 //! `cardsim equity`: equity of 2 to 10 hands or ranges, exact or Monte Carlo.
 
+use crate::sim::runner::{start_pool, worker_threads};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -106,9 +107,8 @@ fn compute(args: &EquityArgs) -> anyhow::Result<(EquityResult, Duration)> {
         dead,
     };
     let prepared = query.prepare().map_err(super::bad_input)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0) as usize)
-        .build()?;
+    let threads = worker_threads(args.threads.map(|t| t as usize))?;
+    let pool = start_pool(threads)?;
     let start = Instant::now();
     let result = pool.install(|| match stop {
         Some(stop) => equity::monte_carlo(&prepared, args.seed, stop),

@@ -10,7 +10,10 @@ use anyhow::Context;
 use clap::Args;
 
 use super::{bad_input, Command};
+use crate::sim::interrupt::signal_name;
 use crate::sim::output::{OutputPart, Summary};
+use crate::sim::runner::RunError;
+use crate::sim::scratch::ScratchDir;
 use crate::sim::verify::{read_summary, verify_file};
 use crate::sim::Shard;
 
@@ -85,27 +88,6 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A directory removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> std::io::Result<TempDir> {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let dir =
-            std::env::temp_dir().join(format!("cardsim-verify-{}-{nanos}", std::process::id()));
-        std::fs::create_dir(&dir)?;
-        Ok(TempDir(dir))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Replays the command `s` records and compares what it gives with `s`.
 fn rerun(path: &Path, s: &Summary, threads: Option<u64>) -> anyhow::Result<()> {
     if s.command.is_empty() {
@@ -130,15 +112,32 @@ fn rerun(path: &Path, s: &Summary, threads: Option<u64>) -> anyhow::Result<()> {
             super::usage_line(&e.render().to_string())
         ))
     })?;
-    let tmp = TempDir::new().context("cannot create a temporary directory for --rerun")?;
-    redirect(&mut cli.command, &tmp.0, s, threads).ok_or_else(|| {
+    // Removed when this function returns, however it does; a kill leaves
+    // it to the next `verify --rerun`, which removes it.
+    let tmp = ScratchDir::new("cardsim-verify")
+        .context("cannot create a temporary directory for --rerun")?;
+    redirect(&mut cli.command, tmp.path(), s, threads).ok_or_else(|| {
         bad_input(format!(
             "the command {} records is not a simulation",
             path.display()
         ))
     })?;
-    super::run(cli).context("the rerun failed")?;
-    let again = read_summary(&tmp.0.join("summary.json"))?;
+    super::run(cli).map_err(|e| match e.downcast::<RunError>() {
+        // The rerun's own message names files in the folder about to be
+        // removed and a --resume that verify does not have.
+        Ok(RunError::Interrupted { signal, .. }) => anyhow::Error::new(RunError::Interrupted {
+            signal,
+            message: format!(
+                "verify --rerun of {} interrupted by {}: nothing was kept (its temporary \
+                 folder is removed)",
+                path.display(),
+                signal_name(signal)
+            ),
+        }),
+        Ok(other) => anyhow::Error::new(other).context("the rerun failed"),
+        Err(e) => e.context("the rerun failed"),
+    })?;
+    let again = read_summary(&tmp.path().join("summary.json"))?;
     let same = |what: &str, equal: bool| -> anyhow::Result<()> {
         if equal {
             Ok(())

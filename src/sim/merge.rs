@@ -182,15 +182,14 @@ pub fn merge(config: &MergeConfig) -> Result<Summary, RunError> {
                 return Err(e);
             }
         };
-        *part.record_mut(&mut merged) = Some(FileRecord {
-            path: sink
-                .destination()
+        *part.record_mut(&mut merged) = Some(FileRecord::new(
+            sink.destination()
                 .filter(|d| d.is_regular())
                 .map(|_| recorded_path(given, summary_at)),
-            rows: sink.rows(),
-            bytes: sink.bytes(),
-            blake3: sink.digest(),
-        });
+            sink.rows(),
+            sink.bytes(),
+            sink.digest(),
+        ));
         joined.push(sink);
     }
     let reports = match stage_reports(

@@ -14,6 +14,7 @@ mod progress;
 pub mod report;
 mod row;
 pub mod runner;
+pub mod scratch;
 pub mod sink;
 pub mod stats;
 pub mod verify;

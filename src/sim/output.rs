@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -41,13 +42,74 @@ pub const SUMMARY_FORMAT: &str = "cardsim-summary/2";
 pub struct FileRecord {
     /// Relative to the summary's directory (absolute only when no relative
     /// path exists); `None` when the output went to stdout, a device or a
-    /// FIFO, which cannot be read back.
+    /// FIFO, which cannot be read back. A path that is not valid UTF-8 is
+    /// shown here with U+FFFD for its bad bytes, and recorded exactly in
+    /// `path_hex`.
     pub path: Option<String>,
+    /// Only for a path that is not valid UTF-8 (Unix paths are bytes): the
+    /// path's bytes in lowercase hex, which readers use instead of `path`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_hex: Option<String>,
     /// Data rows (CSV, after the header) or sections (a `.phhs` bundle).
     pub rows: u64,
     pub bytes: u64,
     /// BLAKE3 of the whole file, in hex.
     pub blake3: String,
+}
+
+impl FileRecord {
+    /// The record of a file at `path` as recorded (see [`recorded_path`]),
+    /// or of a stream (`None`).
+    pub fn new(path: Option<PathBuf>, rows: u64, bytes: u64, blake3: String) -> FileRecord {
+        let (shown, hex) = match path {
+            None => (None, None),
+            Some(p) => {
+                let (shown, hex) = path_fields(&p);
+                (Some(shown), hex)
+            }
+        };
+        FileRecord {
+            path: shown,
+            path_hex: hex,
+            rows,
+            bytes,
+            blake3,
+        }
+    }
+
+    /// The recorded path, exactly as written (`path_hex` when present).
+    pub fn recorded(&self) -> Result<Option<PathBuf>, String> {
+        match (&self.path, &self.path_hex) {
+            (_, Some(hex)) => decode_hex(hex)
+                .map(|b| Some(PathBuf::from(std::ffi::OsString::from_vec(b))))
+                .ok_or_else(|| format!("its path_hex '{}' is not hex", crate::text::quote(hex))),
+            (Some(p), None) => Ok(Some(PathBuf::from(p))),
+            (None, None) => Ok(None),
+        }
+    }
+}
+
+/// A path as a summary writes it: its text, and its bytes in hex when they
+/// are not valid UTF-8.
+fn path_fields(p: &Path) -> (String, Option<String>) {
+    let bytes = p.as_os_str().as_bytes();
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (s.to_string(), None),
+        Err(_) => (
+            String::from_utf8_lossy(bytes).into_owned(),
+            Some(bytes.iter().map(|b| format!("{b:02x}")).collect()),
+        ),
+    }
+}
+
+fn decode_hex(hex: &str) -> Option<Vec<u8>> {
+    if hex.len() % 2 != 0 || hex.bytes().any(|b| b.is_ascii_uppercase()) {
+        return None;
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+        .collect()
 }
 
 /// The timing of a merged run: its shards' own times, summed.
@@ -205,7 +267,7 @@ pub fn unix_now() -> f64 {
 /// An output's path as a summary at `summary_path` records it: relative
 /// to the summary's directory, so a folder of results can be moved or
 /// committed as a whole.
-pub fn recorded_path(output: &Path, summary_path: &Path) -> String {
+pub fn recorded_path(output: &Path, summary_path: &Path) -> PathBuf {
     let absolute = |p: &Path| -> PathBuf {
         let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
         let dir = fs::canonicalize(dir.unwrap_or(Path::new(".")))
@@ -215,10 +277,7 @@ pub fn recorded_path(output: &Path, summary_path: &Path) -> String {
     let out = absolute(output);
     let sum = absolute(summary_path);
     let from = sum.parent().unwrap_or(Path::new("/"));
-    relative_to(&out, from)
-        .unwrap_or(out)
-        .to_string_lossy()
-        .into_owned()
+    relative_to(&out, from).unwrap_or(out)
 }
 
 /// `path` relative to the directory `base` (both absolute and normal).
@@ -240,8 +299,8 @@ fn relative_to(path: &Path, base: &Path) -> Option<PathBuf> {
 }
 
 /// Where a path recorded in the summary at `summary_path` is.
-pub fn resolve_recorded(recorded: &str, summary_path: &Path) -> PathBuf {
-    let path = Path::new(recorded);
+pub fn resolve_recorded(recorded: &Path, summary_path: &Path) -> PathBuf {
+    let path = recorded;
     if path.is_absolute() {
         path.to_path_buf()
     } else {
@@ -261,20 +320,37 @@ mod tests {
         fs::create_dir_all(d.join("c")).unwrap();
         assert_eq!(
             recorded_path(&d.join("a/x.csv"), &d.join("a/s.json")),
-            "x.csv"
+            Path::new("x.csv")
         );
         assert_eq!(
             recorded_path(&d.join("c/x.csv"), &d.join("a/b/s.json")),
-            "../../c/x.csv"
+            Path::new("../../c/x.csv")
         );
         assert_eq!(
             recorded_path(&d.join("a/b/x.csv"), &d.join("s.json")),
-            "a/b/x.csv"
+            Path::new("a/b/x.csv")
         );
-        let back = resolve_recorded("../../c/x.csv", &d.join("a/b/s.json"));
+        let back = resolve_recorded(Path::new("../../c/x.csv"), &d.join("a/b/s.json"));
         assert_eq!(
             fs::canonicalize(back.parent().unwrap()).unwrap(),
             fs::canonicalize(d.join("c")).unwrap()
         );
+    }
+
+    #[test]
+    fn a_path_that_is_not_utf8_is_recorded_exactly() {
+        let raw = std::ffi::OsString::from_vec(b"out/bad\xff.csv".to_vec());
+        let r = FileRecord::new(Some(PathBuf::from(&raw)), 1, 2, "h".into());
+        assert_eq!(r.path.as_deref(), Some("out/bad\u{fffd}.csv"));
+        assert_eq!(r.path_hex.as_deref(), Some("6f75742f626164ff2e637376"));
+        assert_eq!(r.recorded().unwrap(), Some(PathBuf::from(raw)));
+        let plain = FileRecord::new(Some(PathBuf::from("a.csv")), 1, 2, "h".into());
+        assert_eq!(
+            (plain.path.as_deref(), plain.path_hex),
+            (Some("a.csv"), None)
+        );
+        let mut bad = r.clone();
+        bad.path_hex = Some("zz".into());
+        assert!(bad.recorded().is_err());
     }
 }

@@ -259,15 +259,8 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         .transpose()
         .map_err(|e| RunError::Internal(e.to_string()))?;
 
-    let threads = config.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| RunError::Internal(format!("cannot start {threads} threads: {e}")))?;
+    let threads = worker_threads(config.threads)?;
+    let pool = start_pool(threads)?;
 
     let checkpoint = match &outputs.csv {
         Some(Destination::Atomic(path)) => Some(checkpoint_path(path)),
@@ -399,6 +392,40 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         return Err(RunError::Cancelled);
     }
     writer.finish(config, &metrics, range, threads)
+}
+
+/// The most worker threads a command starts on a machine with `cores`
+/// cores: more than 16 a core only cost memory (each thread a stack, and a
+/// memory cap can make their start fail), never speed.
+pub fn max_threads(cores: usize) -> usize {
+    (cores.saturating_mul(16)).clamp(16, 1024)
+}
+
+/// The worker threads for `-j/--threads` (`None`: one a core), refused
+/// when more than [`max_threads`].
+pub fn worker_threads(requested: Option<usize>) -> Result<usize, RunError> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max = max_threads(cores);
+    match requested {
+        None => Ok(cores),
+        Some(t) if t > max => Err(RunError::Input(format!(
+            "--threads {t} is more than this machine can use: at most {max} ({cores} cores)"
+        ))),
+        Some(t) => Ok(t),
+    }
+}
+
+/// Starts a pool of `threads` workers, or says why it could not (a memory
+/// cap or a process limit), in one line.
+pub fn start_pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| RunError::Io {
+            what: format!("cannot start {threads} worker threads (try fewer with -j)"),
+            cause: io::Error::other(e.to_string()),
+            left: String::new(),
+        })
 }
 
 /// `resuming at game 311,296 of 3,000,000`, and the shard's games for a
@@ -1231,14 +1258,14 @@ impl Writer {
         let record = |sink: Option<&StreamSink>, given: Option<&Path>| {
             let sink = sink?;
             let dest = sink.destination()?;
-            Some(FileRecord {
-                path: given
+            Some(FileRecord::new(
+                given
                     .filter(|_| dest.is_regular())
                     .map(|p| recorded_path(p, summary_at)),
-                rows: sink.rows(),
-                bytes: sink.bytes(),
-                blake3: sink.digest(),
-            })
+                sink.rows(),
+                sink.bytes(),
+                sink.digest(),
+            ))
         };
         let mut summary = Summary {
             format: SUMMARY_FORMAT.to_string(),

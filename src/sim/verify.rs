@@ -62,6 +62,16 @@ pub fn check_consistency(s: &Summary) -> Result<(), String> {
             return Err(format!("metric {} has the state of {}", m.name, st.name));
         }
         let acc = Accumulator::from_state(st.kind, st)?;
+        // Every value stored is at least the metric's declared minimum
+        // (in stored, scaled units): a summary whose kind was edited to a
+        // higher floor than its values contradicts itself.
+        let floor = st.kind.min().saturating_mul(i64::from(st.kind.scale()));
+        if acc.count > 0 && st.min < floor {
+            return Err(format!(
+                "metric {} has values below its kind's minimum ({} < {floor})",
+                st.name, st.min
+            ));
+        }
         if acc.count > played {
             return Err(format!(
                 "metric {} counts {} values in {played} games",
@@ -206,16 +216,26 @@ pub fn verify_file(
     s: &Summary,
     part: OutputPart,
 ) -> Result<Option<PathBuf>, RunError> {
-    let Some(FileRecord {
-        path: Some(recorded),
+    let Some(record) = part.record(s) else {
+        return Ok(None);
+    };
+    let FileRecord {
         rows,
         bytes,
         blake3,
-    }) = part.record(s)
-    else {
+        ..
+    } = record;
+    let recorded = record.recorded().map_err(|why| {
+        RunError::Input(format!(
+            "{}: its {} record: {why}",
+            summary_path.display(),
+            part.what()
+        ))
+    })?;
+    let Some(recorded) = recorded else {
         return Ok(None);
     };
-    let path = resolve_recorded(recorded, summary_path);
+    let path = resolve_recorded(&recorded, summary_path);
     let refuse = |why: String| {
         RunError::Input(format!(
             "{}: its {} {} {why}",
