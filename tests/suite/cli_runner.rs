@@ -459,7 +459,11 @@ fn usage_errors_are_one_line_and_counts_say_what_is_wrong() {
         "{err}"
     );
     // Every documented form of a count is read.
-    let rows = |n: &str| ok(&["fishing", "-n", n, "-q", "-o", "-"]).lines().count();
+    let rows = |n: &str| {
+        crate::common::ok(&["fishing", "-n", n, "-q", "-o", "-"])
+            .lines()
+            .count()
+    };
     for n in ["1000", "1_000", "1,000", "1e3"] {
         assert_eq!(rows(n), 1001, "{n}");
     }

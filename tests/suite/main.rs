@@ -12,6 +12,7 @@ mod common;
 mod bad_input;
 mod cli_runner;
 mod eval_equity_cli;
+mod file_contract;
 mod holdem_cli;
 mod holdem_equity;
 mod holdem_eval_oracle;
