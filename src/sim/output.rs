@@ -103,7 +103,7 @@ fn path_fields(p: &Path) -> (String, Option<String>) {
 }
 
 fn decode_hex(hex: &str) -> Option<Vec<u8>> {
-    if hex.len() % 2 != 0 || hex.bytes().any(|b| b.is_ascii_uppercase()) {
+    if !hex.len().is_multiple_of(2) || hex.bytes().any(|b| b.is_ascii_uppercase()) {
         return None;
     }
     (0..hex.len())
