@@ -73,6 +73,10 @@ fn parse_unsigned(s: &str) -> Option<Value> {
     if let Some((mantissa, exponent)) = s.split_once(['e', 'E']) {
         return scientific(mantissa, exponent);
     }
+    if let Some((int, frac)) = s.split_once('.') {
+        // A plain decimal: whole only when its fraction is zeros (`2.0`).
+        return scientific(&format!("{int}.{frac}"), "0").filter(|_| !int.contains(['_', ',']));
+    }
     let plain = grouped_digits(s)?;
     Some(exact(&plain, 0))
 }
@@ -208,6 +212,7 @@ mod tests {
             assert_eq!(parse_whole(s, 0, u64::MAX), Ok(1_000_000), "{s}");
         }
         assert_eq!(parse_whole("2.5e3", 0, u64::MAX), Ok(2500));
+        assert_eq!(parse_whole("2.0", 0, u64::MAX), Ok(2));
         assert_eq!(parse_whole("0", 0, u64::MAX), Ok(0));
         assert_eq!(any_u64("18446744073709551615"), Ok(u64::MAX));
         assert_eq!(any_u64("18,446,744,073,709,551,615"), Ok(u64::MAX));

@@ -495,6 +495,9 @@ mod tests {
         );
         let dangling = dir.path().join("dangling.csv");
         std::os::unix::fs::symlink("sub/new.csv", &dangling).unwrap();
+        let err = Destination::resolve(&dangling).unwrap_err().to_string();
+        assert!(err.ends_with("sub' does not exist"), "{err}");
+        fs::create_dir(dir.path().join("sub")).unwrap();
         assert_eq!(
             Destination::resolve(&dangling).unwrap(),
             Destination::Atomic(dir.path().join("sub/new.csv"))
