@@ -18,6 +18,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
+use super::lock::acquire_all;
 use super::output::{recorded_path, FileRecord, MergedTiming, OutputPart, Summary, SUMMARY_FORMAT};
 use super::report::summary_table;
 use super::runner::{check_distinct, commit_reports, stage_reports, RunError};
@@ -81,6 +82,23 @@ pub fn merge(config: &MergeConfig) -> Result<Summary, RunError> {
         .collect();
     named.push(("--summary", summary_dest.as_ref()));
     check_distinct(&named)?;
+    // Owned by this merge alone until it ends (as a run's outputs are).
+    let owned: Vec<&Path> = dests
+        .iter()
+        .map(|(_, d)| d)
+        .chain(summary_dest.as_ref())
+        .filter_map(|d| match d {
+            Destination::Atomic(p) => Some(p.as_path()),
+            _ => None,
+        })
+        // A histogram folder whose parent is missing is made later, with
+        // its parents: nobody else can be writing it now.
+        .chain(config.hist.as_deref().filter(|h| {
+            h.parent()
+                .is_none_or(|p| p.as_os_str().is_empty() || p.is_dir())
+        }))
+        .collect();
+    let _locks = acquire_all(owned).map_err(|e| RunError::Input(e.to_string()))?;
 
     // Every shard file to be joined is verified before anything is written.
     let mut sources: Vec<Vec<PathBuf>> = Vec::new();

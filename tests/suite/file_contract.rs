@@ -294,7 +294,10 @@ fn verify_rerun_cleans_up_after_a_signal_and_after_a_kill() {
         err.contains("interrupted by Ctrl-C") && err.contains("nothing was kept"),
         "{err}"
     );
-    assert!(!err.contains("--resume") && !err.contains("partial"), "{err}");
+    assert!(
+        !err.contains("--resume") && !err.contains("partial"),
+        "{err}"
+    );
     assert!(scratch_dirs(&tmp).is_empty(), "{:?}", scratch_dirs(&tmp));
 
     // SIGKILL: the folder stays, and the next rerun removes it.
