@@ -95,9 +95,10 @@ def deal(rng):
 
 
 def number(rng):
-    """A count: small when valid (a valid 2^64-1 games would only be slow),
-    or one that must be refused."""
-    valid_and_huge = {"18446744073709551615", "1e3"}
+    """A count: small when valid (a valid 2^64-1 or 1e9 games would only be
+    slow: counts read 1e9 and 1,000,000 as numbers), or one that must be
+    refused."""
+    valid_and_huge = {"18446744073709551615", "1e9", "1e3"}
     return rng.choice(SMALL + [x for x in NUMBERS if x not in valid_and_huge and not x.isdigit()] + ["0", "-1"])
 
 
