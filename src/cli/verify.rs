@@ -19,7 +19,7 @@ use crate::sim::Shard;
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  cardsim verify results/fishing/seed_rules.summary.json
+  cardsim verify results/fishing/default_rules.summary.json
   cardsim verify --rerun run.json
   cardsim verify shard-*.json merged.json")]
 pub struct VerifyArgs {

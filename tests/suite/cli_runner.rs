@@ -600,3 +600,25 @@ fn the_summary_table_fits_80_columns_with_percentages_and_no_dash_rows() {
     let big_blind = table(&["holdem", "-n", "300", "--blinds", "5/10"]);
     assert!(big_blind.contains("(1 bb = 10 chips)"), "{big_blind}");
 }
+
+/// Every file a command's help names under `results/` exists (a help once
+/// named a summary that was never written).
+#[test]
+fn files_named_in_the_help_exist() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let commands = [
+        "eval", "equity", "holdem", "replay", "fishing", "tienlen", "solve", "merge", "verify",
+    ];
+    let mut named = 0;
+    for command in commands {
+        let help = crate::common::ok(&[command, "--help"]);
+        for word in help.split_whitespace() {
+            let word = word.trim_matches(|c: char| "\"'`(),;:".contains(c));
+            if word.starts_with("results/") && !word.contains('*') {
+                named += 1;
+                assert!(root.join(word).exists(), "{command} --help names {word}");
+            }
+        }
+    }
+    assert!(named > 0, "the helps name reference files");
+}
