@@ -254,10 +254,12 @@ fn bad_histories_name_the_first_illegal_action() {
             || replay_error("variant = 'FT'\n").contains("not supported")
     );
     assert!(replay_error("this is not toml = = ").starts_with("not a PHH file"));
+    // Issue 24: straddles and decimal amounts are valid PHH and replay.
     let straddle = "variant = 'NT'\nantes = 0\nblinds_or_straddles = [1, 2, 4]\nmin_bet = 2\n\
-                    starting_stacks = [100, 100, 100]\nactions = []\n";
-    assert!(replay_error(straddle).contains("straddles are not supported"));
+                    starting_stacks = [100, 100, 100]\nactions = ['d dh p1 AsAh', \
+                    'd dh p2 KsKh', 'd dh p3 QsQh', 'p1 f', 'p2 f']\n";
+    assert_eq!(replay_error(straddle), "");
     let fraction = "variant = 'NT'\nantes = 0\nblinds_or_straddles = [0.5, 1]\nmin_bet = 1\n\
-                    starting_stacks = [100, 100]\nactions = []\n";
-    assert!(replay_error(fraction).contains("whole numbers"));
+                    starting_stacks = [100, 100]\nactions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'p2 f']\n";
+    assert_eq!(replay_error(fraction), "");
 }

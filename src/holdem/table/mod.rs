@@ -66,6 +66,36 @@ pub struct Config {
     pub short_big_blind: ShortBigBlind,
 }
 
+/// Forced bets as hand histories record them, beyond one ante for all and
+/// two blinds: an ante per seat (a big-blind ante), a blind or straddle per
+/// seat (a dead blind posted out of position, a straddle), and the seat
+/// that opens the preflop betting. Replays of real hand histories need
+/// them; the simulator never does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForcedBets {
+    /// Each seat's ante (capped at its stack when posted).
+    pub antes: Vec<u64>,
+    /// Each seat's blind or straddle (capped at what the ante leaves).
+    pub blinds: Vec<u64>,
+    /// The first seat asked to act preflop (the next one able to act).
+    pub opener: usize,
+}
+
+/// What a replay of a hand history needs from the engine beyond a
+/// [`Config`] (all off by default: the rules' table).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extras {
+    /// Per-seat forced bets in place of the config's ante and blinds.
+    pub forced: Option<ForcedBets>,
+    /// Seats whose hole cards the history does not know and who conceded
+    /// at showdown: they win no pot a known hand contests (PokerKit's
+    /// rule: a hand it cannot evaluate wins nothing).
+    pub hidden: u16,
+    /// Whether a fold is accepted when a check was possible (real sites
+    /// allow it; the rules refuse it as needless).
+    pub needless_folds: bool,
+}
+
 /// Why a configuration or an action is refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum TableError {
@@ -224,6 +254,10 @@ pub struct HandState {
     /// Board cards dealt when betting closed for good with two or more
     /// players left (an all-in before the river); `None` otherwise.
     all_in_board: Option<usize>,
+    /// A replay's extras (boxed: the simulator's hands carry `None`).
+    extras: Option<Box<Extras>>,
+    /// Chips of an uncalled bet given back, per seat.
+    returned: [u64; 10],
 }
 
 impl HandState {
@@ -234,6 +268,32 @@ impl HandState {
         HandState::new_reusing(config, deck, Buffers::default())
     }
 
+    /// [`HandState::new`] with a replay's [`Extras`]: per-seat forced
+    /// bets, hidden hands, needless folds.
+    pub fn new_with(
+        config: Config,
+        deck: &[Card],
+        extras: Extras,
+    ) -> Result<HandState, TableError> {
+        if let Some(f) = &extras.forced {
+            let n = config.stacks.len();
+            if f.antes.len() != n || f.blinds.len() != n || f.opener >= n.max(1) {
+                return Err(TableError::Seats(n));
+            }
+            for (what, &amount) in f
+                .antes
+                .iter()
+                .map(|a| ("an ante", a))
+                .chain(f.blinds.iter().map(|b| ("a blind", b)))
+            {
+                if amount > MAX_CHIPS {
+                    return Err(TableError::TooManyChips { what, amount });
+                }
+            }
+        }
+        HandState::build(config, deck, Buffers::default(), Some(Box::new(extras)))
+    }
+
     /// [`HandState::new`] dealt into a finished hand's buffers
     /// ([`HandState::into_buffers`]), so that a simulation playing hand
     /// after hand allocates nothing per hand for them. The hand is the same
@@ -242,6 +302,15 @@ impl HandState {
         config: Config,
         deck: &[Card],
         buffers: Buffers,
+    ) -> Result<HandState, TableError> {
+        HandState::build(config, deck, buffers, None)
+    }
+
+    fn build(
+        config: Config,
+        deck: &[Card],
+        buffers: Buffers,
+        extras: Option<Box<Extras>>,
     ) -> Result<HandState, TableError> {
         let n = config.stacks.len();
         if !(2..=10).contains(&n) {
@@ -319,6 +388,8 @@ impl HandState {
             preflop_askable: 0,
             dealt_after: [None; 3],
             all_in_board: None,
+            extras,
+            returned: [0; 10],
             config,
         };
         hand.post_forced_bets();
@@ -345,6 +416,25 @@ impl HandState {
     }
 
     fn post_forced_bets(&mut self) {
+        if let Some(f) = self.extras.as_ref().and_then(|e| e.forced.clone()) {
+            let mut nominal = 0;
+            for (s, (&ante, &blind)) in f.antes.iter().zip(&f.blinds).enumerate() {
+                let seat = &mut self.seats[s];
+                let a = ante.min(seat.stack);
+                seat.stack -= a;
+                seat.contributed += a;
+                seat.ante = a;
+                let posted = self.put(s, blind);
+                if posted > 0 {
+                    nominal = nominal.max(blind);
+                }
+                self.current_bet = self.current_bet.max(posted);
+            }
+            if self.config.short_big_blind == ShortBigBlind::FullBlind {
+                self.current_bet = self.current_bet.max(nominal);
+            }
+            return;
+        }
         let ante = self.config.ante;
         for s in &mut self.seats {
             let a = ante.min(s.stack);
@@ -379,7 +469,10 @@ impl HandState {
     fn first_to_act(&self, street: Street) -> Option<usize> {
         let n = self.n();
         let start = match street {
-            Street::Preflop => (self.blind_seats().1 + 1) % n,
+            Street::Preflop => match self.extras.as_ref().and_then(|e| e.forced.as_ref()) {
+                Some(f) => f.opener,
+                None => (self.blind_seats().1 + 1) % n,
+            },
             _ => (self.config.button + 1) % n,
         };
         let active = self.active_count();
@@ -469,6 +562,17 @@ impl HandState {
         self.dealt_after
     }
 
+    /// The chips of an uncalled bet given back to each seat (zero for
+    /// most): hand histories of some sites count them as winnings.
+    pub fn returned(&self) -> &[u64] {
+        &self.returned[..self.n()]
+    }
+
+    /// The seats whose hands were hidden and conceded ([`Extras::hidden`]).
+    pub fn hidden(&self) -> u16 {
+        self.extras.as_ref().map_or(0, |e| e.hidden)
+    }
+
     /// The board cards dealt when betting closed for good before the river
     /// with two or more players left (at most one able to act): the moment
     /// of an all-in, when all-in equity is measured. `None` when the hand
@@ -542,7 +646,11 @@ impl HandState {
         let legal = self.legal().ok_or(TableError::HandOver)?;
         let seat = legal.seat;
         match action {
-            Action::Fold if !legal.can_fold => return Err(TableError::NeedlessFold(seat)),
+            Action::Fold
+                if !legal.can_fold && !self.extras.as_ref().is_some_and(|e| e.needless_folds) =>
+            {
+                return Err(TableError::NeedlessFold(seat))
+            }
             Action::Check if !legal.can_check => {
                 return Err(TableError::CannotCheck {
                     seat,

@@ -186,6 +186,7 @@ impl HandState {
             s.street_bet -= back;
             s.contributed -= back;
             s.stack += back;
+            self.returned[seat] += back;
             if !s.folded {
                 self.active |= 1 << seat;
             }
@@ -230,8 +231,9 @@ impl HandState {
         let mut strengths = [None; 10];
         if showdown {
             let board = EvalHand::from_cards(self.board());
-            for (st, s) in strengths.iter_mut().zip(&self.seats) {
-                if !s.folded {
+            let hidden = self.hidden();
+            for (i, (st, s)) in strengths.iter_mut().zip(&self.seats).enumerate() {
+                if !s.folded && hidden & (1 << i) == 0 {
                     *st = Some(board.combine(EvalHand::from_cards(&s.hole)).strength());
                 }
             }

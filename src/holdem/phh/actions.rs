@@ -1,0 +1,243 @@
+//! PHH actions (`d dh`, `d db`, `f`, `cc`, `cbr`, `sm`) and the deck a
+//! replay deals from so that the engine deals the history's cards.
+
+use super::amount::Amount;
+use super::{action_error, PhhError};
+use crate::cards::{parse_cards, Card, CardSet};
+use crate::holdem::table::TableError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Fold,
+    CheckCall,
+    RaiseTo(Amount),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Parsed {
+    /// Hole cards dealt to a player, one or two at a time; `None` for a
+    /// card the history does not know (`??`).
+    DealHole(usize, Vec<Option<Card>>),
+    DealBoard(Vec<Card>),
+    Act(usize, Kind),
+    Show(usize, Option<Vec<Card>>),
+    /// A no-operation (an empty action or a comment).
+    Skip,
+}
+
+/// Parses one PHH action of a hand with `n` players.
+pub(super) fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
+    let body = text.split('#').next().unwrap_or("");
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let player = |w: &str| -> Result<usize, String> {
+        let k: usize = w
+            .strip_prefix('p')
+            .and_then(|d| d.parse().ok())
+            .ok_or_else(|| format!("'{}' is not a player (p1 to p{n})", crate::text::quote(w)))?;
+        if k == 0 || k > n {
+            return Err(format!(
+                "'{}' is not a player (p1 to p{n})",
+                crate::text::quote(w)
+            ));
+        }
+        Ok(k - 1)
+    };
+    let cards = |w: &str| -> Result<Vec<Card>, String> {
+        if w.contains('?') {
+            return Err("the board's cards must be known (no '?')".into());
+        }
+        parse_cards(w).map_err(|e| e.to_string())
+    };
+    // Hole cards: known cards and `??` for each unknown one.
+    let hole = |w: &str| -> Result<Vec<Option<Card>>, String> {
+        let mut out = Vec::new();
+        let mut rest = w;
+        while !rest.is_empty() {
+            if let Some(r) = rest.strip_prefix("??") {
+                out.push(None);
+                rest = r;
+                continue;
+            }
+            let end = rest.find('?').unwrap_or(rest.len());
+            if end == 0 {
+                return Err("an unknown card is written '??'".into());
+            }
+            let known = parse_cards(&rest[..end]).map_err(|e| e.to_string())?;
+            out.extend(known.into_iter().map(Some));
+            rest = &rest[end..];
+        }
+        Ok(out)
+    };
+    match words.as_slice() {
+        [] => Ok(Parsed::Skip),
+        ["d", "dh", p, c] => {
+            let c = hole(c)?;
+            if !(1..=2).contains(&c.len()) {
+                return Err(format!("hold'em deals 2 hole cards, got {}", c.len()));
+            }
+            Ok(Parsed::DealHole(player(p)?, c))
+        }
+        ["d", "db", c] => Ok(Parsed::DealBoard(cards(c)?)),
+        [p, "f"] => Ok(Parsed::Act(player(p)?, Kind::Fold)),
+        [p, "cc"] => Ok(Parsed::Act(player(p)?, Kind::CheckCall)),
+        [p, "cbr", amount] => {
+            let to = Amount::parse(amount)?;
+            if to == Amount::Inf || to.is_negative() {
+                return Err(format!(
+                    "'{}' is not an amount to bet",
+                    crate::text::quote(amount)
+                ));
+            }
+            Ok(Parsed::Act(player(p)?, Kind::RaiseTo(to)))
+        }
+        [p, "sm"] | [p, "sm", "-"] => Ok(Parsed::Show(player(p)?, None)),
+        [p, "sm", c] if c.contains('?') => Ok(Parsed::Show(player(p)?, None)),
+        [p, "sm", c] => Ok(Parsed::Show(player(p)?, Some(cards(c)?))),
+        _ => Err("not a hold'em action (d dh, d db, f, cc, cbr, sm)".into()),
+    }
+}
+
+/// The deck the engine must deal from so that it deals the history's
+/// cards: hole cards (seat k gets deck[k] and deck[n + k]), then the board,
+/// then every other card in order. A hole card the history does not know
+/// (`??`) is taken from a later `sm` of that player when it shows, else
+/// filled with an unused card; the players left with such placeholders are
+/// returned (their cards must not decide a pot).
+pub(super) fn deck_of(
+    parsed: &[Parsed],
+    texts: &[String],
+    n: usize,
+) -> Result<(Vec<Card>, Vec<bool>), PhhError> {
+    let mut holes: Vec<Vec<Option<Card>>> = vec![Vec::new(); n];
+    let mut board = Vec::new();
+    let mut used = CardSet::EMPTY;
+    let mut take = |c: Card, i: usize| -> Result<(), PhhError> {
+        if used.contains(c) {
+            return Err(action_error(
+                i,
+                &texts[i],
+                format!("card {c} is dealt twice"),
+            ));
+        }
+        used.insert(c);
+        Ok(())
+    };
+    for (i, a) in parsed.iter().enumerate() {
+        match a {
+            Parsed::DealHole(p, c) => {
+                if holes[*p].len() + c.len() > 2 {
+                    return Err(action_error(
+                        i,
+                        &texts[i],
+                        format!("p{} is dealt more than 2 hole cards", p + 1),
+                    ));
+                }
+                holes[*p].extend_from_slice(c);
+                for &card in c.iter().flatten() {
+                    take(card, i)?;
+                }
+            }
+            Parsed::DealBoard(c) => {
+                if board.len() + c.len() > 5 {
+                    return Err(action_error(i, &texts[i], "more than 5 board cards".into()));
+                }
+                if (board.is_empty() && c.len() != 3) || (!board.is_empty() && c.len() != 1) {
+                    return Err(action_error(
+                        i,
+                        &texts[i],
+                        "the flop is 3 cards, the turn and river 1 each".into(),
+                    ));
+                }
+                board.extend_from_slice(c);
+                for &card in c {
+                    take(card, i)?;
+                }
+            }
+            _ => {}
+        }
+    }
+    // Unknown hole cards revealed by a show.
+    for (i, a) in parsed.iter().enumerate() {
+        if let Parsed::Show(p, Some(shown)) = a {
+            let hole = &mut holes[*p];
+            if hole.len() == 2 && hole.iter().any(Option::is_none) && shown.len() == 2 {
+                let known: Vec<Card> = hole.iter().flatten().copied().collect();
+                if !known.iter().all(|k| shown.contains(k)) {
+                    return Err(action_error(
+                        i,
+                        &texts[i],
+                        format!("p{} shows cards it was not dealt", p + 1),
+                    ));
+                }
+                for &c in shown.iter().filter(|c| !known.contains(c)) {
+                    take(c, i)?;
+                }
+                *hole = shown.iter().copied().map(Some).collect();
+            }
+        }
+    }
+    let mut unknown = vec![false; n];
+    let mut spare = CardSet::FULL52.difference(used).iter();
+    let mut deck = vec![Card::from_index(0); 2 * n];
+    for (p, h) in holes.iter().enumerate() {
+        if h.len() != 2 {
+            return Err(PhhError::Field {
+                field: "actions",
+                why: format!(
+                    "p{} is dealt {} hole card(s), not 2 ('d dh p{} ...')",
+                    p + 1,
+                    h.len(),
+                    p + 1
+                ),
+            });
+        }
+        for (k, c) in h.iter().enumerate() {
+            let card = match c {
+                Some(c) => *c,
+                None => {
+                    unknown[p] = true;
+                    let c = spare
+                        .next()
+                        .ok_or(PhhError::Table(TableError::Deck(2 * n + 5)))?;
+                    used.insert(c);
+                    c
+                }
+            };
+            deck[k * n + p] = card;
+        }
+    }
+    deck.extend_from_slice(&board);
+    deck.extend(CardSet::FULL52.difference(used).iter());
+    Ok((deck, unknown))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_parse_and_bad_ones_say_why() {
+        assert_eq!(
+            parse_action("p2 cbr 300", 3),
+            Ok(Parsed::Act(1, Kind::RaiseTo(Amount::parse("300").unwrap())))
+        );
+        assert_eq!(
+            parse_action("p1 f # tank", 3),
+            Ok(Parsed::Act(0, Kind::Fold))
+        );
+        assert!(parse_action("p4 f", 3).unwrap_err().contains("p1 to p3"));
+        assert!(parse_action("p1 cbr x", 3)
+            .unwrap_err()
+            .contains("not an amount"));
+        assert_eq!(
+            parse_action("d dh p1 ????", 3),
+            Ok(Parsed::DealHole(0, vec![None, None]))
+        );
+        assert_eq!(
+            parse_action("d dh p2 As", 3),
+            Ok(Parsed::DealHole(1, vec![Some("As".parse().unwrap())]))
+        );
+        assert!(parse_action("d db ???????", 3).is_err());
+        assert!(parse_action("p1 xx", 3).is_err());
+    }
+}
