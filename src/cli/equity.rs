@@ -1,14 +1,16 @@
 //! `cardsim equity`: equity of 2 to 10 hands or ranges, exact or Monte Carlo.
 
 use crate::sim::runner::{start_pool, worker_threads};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 
 use crate::cards::{parse_cards, CardSet};
 use crate::holdem::equity::range::Range;
-use crate::holdem::equity::{self, EquityResult, Method, Query, Stop};
+use crate::holdem::equity::{self, EquityResult, Hooks, Method, Progress, Query, Stop};
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
@@ -51,10 +53,23 @@ pub struct EquityArgs {
     /// One JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Show the expected time and progress of a long run on stderr even
+    /// when stderr is not a terminal (on a terminal they are shown anyway).
+    #[arg(long)]
+    pub progress: bool,
 }
 
 pub fn run(args: EquityArgs) -> anyhow::Result<()> {
-    let (result, elapsed) = compute(&args)?;
+    let shown = args.progress || io::stderr().is_terminal();
+    let printer = ProgressLine::new();
+    let report = |p: Progress| printer.report(p);
+    let hooks = Hooks {
+        cancel: None,
+        progress: shown.then_some(&report as &(dyn Fn(Progress) + Sync)),
+    };
+    let computed = compute(&args, hooks);
+    printer.finish();
+    let (result, elapsed) = computed?;
     let mut out = io::stdout().lock();
     if args.json {
         writeln!(out, "{}", to_json(&args.players, &result, elapsed))?;
@@ -69,12 +84,84 @@ pub fn run(args: EquityArgs) -> anyhow::Result<()> {
 /// --json` prints): one function for the CLI and for library callers (the
 /// Python package), so both give the same numbers and the same errors.
 pub fn json(args: &EquityArgs) -> anyhow::Result<serde_json::Value> {
-    let (result, elapsed) = compute(args)?;
+    let (result, elapsed) = compute(args, Hooks::default())?;
     Ok(to_json(&args.players, &result, elapsed))
 }
 
+/// [`json`] that gives up with [`equity::EquityError::Interrupted`] (as the
+/// error's source) soon after `cancel` is set: for callers that stop on
+/// Ctrl-C.
+pub fn json_cancellable(
+    args: &EquityArgs,
+    cancel: &AtomicBool,
+) -> anyhow::Result<serde_json::Value> {
+    let hooks = Hooks {
+        cancel: Some(cancel),
+        progress: None,
+    };
+    let (result, elapsed) = compute(args, hooks)?;
+    Ok(to_json(&args.players, &result, elapsed))
+}
+
+/// The expected time and a progress line on stderr for a long run: the
+/// expected time once, when it is a second or more, then the units done,
+/// redrawn at most five times a second; nothing for a short run.
+struct ProgressLine {
+    start: Instant,
+    state: Mutex<(bool, Option<Instant>)>,
+}
+
+impl ProgressLine {
+    fn new() -> ProgressLine {
+        ProgressLine {
+            start: Instant::now(),
+            state: Mutex::new((false, None)),
+        }
+    }
+
+    fn report(&self, p: Progress) {
+        let Ok(mut state) = self.state.lock() else {
+            return;
+        };
+        let (drawn, last) = &mut *state;
+        if let Some(expected) = p.expected_seconds {
+            if expected >= 1.0 {
+                let of = p
+                    .total
+                    .map_or(String::new(), |t| format!(" for {t} {}", p.unit));
+                eprintln!("equity: expected to take about {expected:.0} s{of}");
+            }
+            return;
+        }
+        let elapsed = self.start.elapsed();
+        if elapsed < Duration::from_secs(1)
+            || last.is_some_and(|l| l.elapsed() < Duration::from_millis(200))
+        {
+            return;
+        }
+        *last = Some(Instant::now());
+        *drawn = true;
+        let of = p.total.map_or(String::new(), |t| format!(" of {t}"));
+        eprint!(
+            "\r{}{of} {} done, {:.1} s",
+            p.done,
+            p.unit,
+            elapsed.as_secs_f64()
+        );
+    }
+
+    /// Ends the progress line, if one was drawn.
+    fn finish(&self) {
+        if let Ok(state) = self.state.lock() {
+            if state.0 {
+                eprintln!();
+            }
+        }
+    }
+}
+
 /// Checks the arguments, runs the equity and times it.
-fn compute(args: &EquityArgs) -> anyhow::Result<(EquityResult, Duration)> {
+fn compute(args: &EquityArgs, hooks: Hooks<'_>) -> anyhow::Result<(EquityResult, Duration)> {
     let ranges = args
         .players
         .iter()
@@ -111,15 +198,15 @@ fn compute(args: &EquityArgs) -> anyhow::Result<(EquityResult, Duration)> {
     let pool = start_pool(threads)?;
     let start = Instant::now();
     let result = pool.install(|| match stop {
-        Some(stop) => equity::monte_carlo(&prepared, args.seed, stop),
-        None if args.exact => prepared.exact_checked(),
-        None if prepared.exact_is_cheap() => Ok(equity::exact(&prepared)),
-        None => match equity::monte_carlo(&prepared, args.seed, Stop::StdErr(0.0005)) {
+        Some(stop) => equity::monte_carlo_with(&prepared, args.seed, stop, hooks),
+        None if args.exact => prepared.exact_checked_with(hooks),
+        None if prepared.exact_is_cheap() => equity::exact_with_hooks(&prepared, hooks),
+        None => match equity::monte_carlo_with(&prepared, args.seed, Stop::StdErr(0.0005), hooks) {
             // Valid deals too rare to sample: enumerate them if that fits.
             Err(equity::EquityError::RareDeals { .. })
                 if prepared.exact_work() <= equity::MAX_EXACT_WORK =>
             {
-                Ok(equity::exact(&prepared))
+                equity::exact_with_hooks(&prepared, hooks)
             }
             other => other,
         },

@@ -11,6 +11,7 @@ mod common;
 
 mod bad_input;
 mod cli_runner;
+mod equity_rare_deals;
 mod eval_equity_cli;
 mod file_contract;
 mod holdem_cli;

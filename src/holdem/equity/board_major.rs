@@ -20,10 +20,12 @@
 //! is exactly the deal-by-deal enumeration's; it needs every range's weights
 //! to be equal within the range (a common weight cancels out).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
 
 use super::range::Combo;
-use super::types::{binomial, MAX_PLAYERS, UNITS};
+use super::types::{binomial, Hooks, Progress, MAX_PLAYERS, UNITS};
 use crate::cards::{Card, CardSet};
 use crate::holdem::eval::{tables, Hand, Strength, Tables};
 
@@ -76,17 +78,55 @@ fn counted_player(ranges: &[Vec<Combo>]) -> usize {
 /// board and `used` cards, which hold the board and dead cards) over every
 /// completion of `board` from the cards not in `used`.
 pub fn totals(ranges: &[Vec<Combo>], board: &[Card], used: CardSet) -> Totals {
+    match totals_with(ranges, board, used, 0.0, Hooks::default()) {
+        Some(t) => t,
+        None => unreachable!("only a cancel hook interrupts the enumeration"),
+    }
+}
+
+/// [`totals`], reporting the board completions done (with
+/// `expected_seconds` in the first report) and giving up (`None`) once
+/// `hooks` asks to stop.
+pub(super) fn totals_with(
+    ranges: &[Vec<Combo>],
+    board: &[Card],
+    used: CardSet,
+    expected_seconds: f64,
+    hooks: Hooks<'_>,
+) -> Option<Totals> {
     let t = tables();
     let plan = Plan::new(ranges, board);
     let deck: Vec<Card> = CardSet::FULL52.difference(used).iter().collect();
-    match 5 - board.len() {
-        0 => plan.board_totals(t, &mut Scratch::new(&plan), CardSet::EMPTY),
+    let missing = 5 - board.len();
+    let count = binomial(deck.len() as u64, missing as u64);
+    hooks.report(Progress {
+        done: 0,
+        total: Some(count),
+        unit: "boards",
+        expected_seconds: Some(expected_seconds),
+    });
+    let done = AtomicU64::new(0);
+    // The totals of one board completion, none once the caller asked to
+    // stop (checked once a board: thousands of joins each).
+    let one = |s: &mut Scratch, extra: CardSet| -> Totals {
+        if hooks.cancelled() {
+            return Totals::default();
+        }
+        let totals = plan.board_totals(t, s, extra);
+        let k = done.fetch_add(1, Ordering::Relaxed) + 1;
+        hooks.report(Progress {
+            done: k,
+            total: Some(count),
+            unit: "boards",
+            expected_seconds: None,
+        });
+        totals
+    };
+    let totals = match missing {
+        0 => one(&mut Scratch::new(&plan), CardSet::EMPTY),
         1 => deck
             .par_iter()
-            .map_init(
-                || Scratch::new(&plan),
-                |s, &c| plan.board_totals(t, s, CardSet(c.bit())),
-            )
+            .map_init(|| Scratch::new(&plan), |s, &c| one(s, CardSet(c.bit())))
             .reduce(Totals::default, |a, b| a.add(&b)),
         2 => (0..deck.len())
             .into_par_iter()
@@ -94,13 +134,14 @@ pub fn totals(ranges: &[Vec<Combo>], board: &[Card], used: CardSet) -> Totals {
                 || Scratch::new(&plan),
                 |s, i| {
                     deck[i + 1..].iter().fold(Totals::default(), |acc, &d| {
-                        acc.add(&plan.board_totals(t, s, CardSet(deck[i].bit() | d.bit())))
+                        acc.add(&one(s, CardSet(deck[i].bit() | d.bit())))
                     })
                 },
             )
             .reduce(Totals::default, |a, b| a.add(&b)),
         k => panic!("board-major enumeration needs a flop, turn or river, {k} cards to come"),
-    }
+    };
+    (!hooks.cancelled()).then_some(totals)
 }
 
 /// What does not change from board to board.

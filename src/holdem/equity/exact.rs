@@ -2,6 +2,8 @@
 //! counted in integers. How the work is planned (class by class, by the
 //! preflop table, or board by board) and the answer built from the counts.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
 
 use super::board_enum::{enumerate_boards, Counts};
@@ -10,9 +12,10 @@ use super::preflop;
 use super::query::Prepared;
 use super::range::Combo;
 use super::types::{
-    deck_left, EquityError, EquityResult, Method, PlayerEquity, MAX_EXACT_WORK, UNITS,
+    deck_left, EquityError, EquityResult, Hooks, Method, PlayerEquity, Progress, MAX_EXACT_WORK,
+    UNITS,
 };
-use crate::holdem::eval::tables;
+use crate::holdem::eval::{tables, Tables};
 
 impl Prepared {
     /// Whether exact enumeration is cheap: at most about 2*10^8 showdown
@@ -53,18 +56,23 @@ impl Prepared {
 
     /// Exact equity, refused beyond [`MAX_EXACT_WORK`].
     pub fn exact_checked(&self) -> Result<EquityResult, EquityError> {
+        self.exact_checked_with(Hooks::default())
+    }
+
+    /// [`Prepared::exact_checked`] with [`exact_with_hooks`]' hooks.
+    pub fn exact_checked_with(&self, hooks: Hooks<'_>) -> Result<EquityResult, EquityError> {
         let work = self.exact_work();
         if work > MAX_EXACT_WORK {
             return Err(EquityError::ExactTooLarge { work });
         }
-        Ok(exact(self))
+        exact_with_hooks(self, hooks)
     }
 
     /// Whether [`exact`] enumerates board by board ([`board_major`]): a
     /// flop, turn or river is out, and each range's weights are all equal
     /// (then a deal's weight is the same for every deal and cancels out, so
     /// integer counts are the answer).
-    fn board_major_fits(&self) -> bool {
+    pub(super) fn board_major_fits(&self) -> bool {
         self.board.len() >= 3
             && self
                 .ranges
@@ -79,7 +87,7 @@ impl Prepared {
             .collect()
     }
 
-    fn board_major_work(&self) -> u64 {
+    pub(super) fn board_major_work(&self) -> u64 {
         board_major::work(&self.combo_lists(), self.board.len(), self.used)
     }
 
@@ -123,21 +131,66 @@ impl Prepared {
 /// and equal weights within each range, the enumeration is board-major
 /// instead ([`board_major`]), with the same integer counts.
 pub fn exact(p: &Prepared) -> EquityResult {
-    exact_with(p, true)
+    match exact_with(p, true, Hooks::default()) {
+        Ok(r) => r,
+        Err(_) => unreachable!("only a cancel hook interrupts an exact enumeration"),
+    }
+}
+
+/// [`exact`], reporting its expected time and progress (suit classes, or
+/// board completions when board-major) to `hooks`, and stopping with
+/// [`EquityError::Interrupted`] when asked to.
+pub fn exact_with_hooks(p: &Prepared, hooks: Hooks<'_>) -> Result<EquityResult, EquityError> {
+    exact_with(p, true, hooks)
 }
 
 /// [`exact`] without the preflop table or board-major enumeration: every
 /// class enumerated (the reference both are tested against).
 pub fn exact_enumerated(p: &Prepared) -> EquityResult {
-    exact_with(p, false)
+    match exact_with(p, false, Hooks::default()) {
+        Ok(r) => r,
+        Err(_) => unreachable!("only a cancel hook interrupts an exact enumeration"),
+    }
 }
 
-fn exact_with(p: &Prepared, fast: bool) -> EquityResult {
-    if let Some(t) = p.board_major_totals().filter(|_| fast) {
-        return from_totals(p, &t);
+/// Showdown evaluations a second on one core, for the expected time.
+const EVALUATIONS_PER_SECOND: f64 = 1e8;
+
+fn exact_with(p: &Prepared, fast: bool, hooks: Hooks<'_>) -> Result<EquityResult, EquityError> {
+    let threads = rayon::current_num_threads().max(1) as f64;
+    if fast && p.board_major_fits() {
+        let expected = p.board_major_work() as f64 / EVALUATIONS_PER_SECOND / threads;
+        let t = board_major::totals_with(&p.combo_lists(), &p.board, p.used, expected, hooks)
+            .ok_or(EquityError::Interrupted)?;
+        return Ok(from_totals(p, &t));
     }
     let classes = p.classes();
     let n = p.players();
+    let count = classes.len() as u64;
+    let work = count * p.boards() * n as u64;
+    let expected = work as f64 / EVALUATIONS_PER_SECOND / threads;
+    hooks.report(Progress {
+        done: 0,
+        total: Some(count),
+        unit: "suit classes",
+        expected_seconds: Some(expected),
+    });
+    let done = AtomicU64::new(0);
+    // One class enumerated (or skipped once the caller asked to stop).
+    let one = |deal: &[Combo], t: &Tables| -> Counts {
+        if hooks.cancelled() {
+            return Counts::default();
+        }
+        let c = enumerate_boards(t, deal, &p.board, &deck_left(p.used, deal));
+        let k = done.fetch_add(1, Ordering::Relaxed) + 1;
+        hooks.report(Progress {
+            done: k,
+            total: Some(count),
+            unit: "suit classes",
+            expected_seconds: None,
+        });
+        c
+    };
     // Heads-up before the flop with nothing dead, every class's counts are
     // in the preflop table (the same integers the enumeration gives: a test
     // recomputes a sample of them).
@@ -147,16 +200,19 @@ fn exact_with(p: &Prepared, fast: bool) -> EquityResult {
             .iter()
             .map(|(deal, _, _)| match table.lookup(deal[0], deal[1]) {
                 Some(o) => o.counts(),
-                None => enumerate_boards(tables(), deal, &p.board, &deck_left(p.used, deal)),
+                None => one(deal, tables()),
             })
             .collect()
     } else {
         let t = tables();
         classes
             .par_iter()
-            .map(|(deal, _, _)| enumerate_boards(t, deal, &p.board, &deck_left(p.used, deal)))
+            .map(|(deal, _, _)| one(deal, t))
             .collect()
     };
+    if hooks.cancelled() {
+        return Err(EquityError::Interrupted);
+    }
     let total_weight: f64 = classes.iter().map(|c| c.1).sum();
     let boards = p.boards() as f64;
     let players = (0..n)
@@ -177,14 +233,14 @@ fn exact_with(p: &Prepared, fast: bool) -> EquityResult {
             e
         })
         .collect();
-    EquityResult {
+    Ok(EquityResult {
         players,
         method: Method::Exact {
             combinations: classes.iter().map(|c| c.2).sum(),
             classes: classes.len() as u64,
             boards: p.boards(),
         },
-    }
+    })
 }
 
 /// The answer from board-major totals: every deal counted once, so the

@@ -30,15 +30,17 @@
 //! (the notation players write) and [`types`] (limits, answer types,
 //! errors); [`board_enum`] and [`board_major`] (the two exact board
 //! enumerators) and [`preflop`] (the heads-up table made with the first);
-//! [`query`] (checking a question); [`classes`] (suit classes of deals);
-//! [`exact`]; [`tally`], [`sampler`] and [`monte_carlo`]; [`reference`]
+//! [`feasible`] (which deals can be valid), [`query`] (checking a question); [`classes`] (suit classes of deals);
+//! [`exact`]; [`tally`], [`sampler`], [`direct`] and [`monte_carlo`]; [`reference`]
 //! (the slow twin for tests); and [`allin`], the table's all-in equity.
 
 pub mod allin;
 pub mod board_enum;
 pub mod board_major;
 mod classes;
+mod direct;
 mod exact;
+mod feasible;
 mod monte_carlo;
 pub mod preflop;
 mod query;
@@ -48,11 +50,11 @@ mod sampler;
 mod tally;
 mod types;
 
-pub use exact::{exact, exact_enumerated};
-pub use monte_carlo::monte_carlo;
+pub use exact::{exact, exact_enumerated, exact_with_hooks};
+pub use monte_carlo::{monte_carlo, monte_carlo_with, DIRECT_FROM_DEALS};
 pub use query::{Prepared, Query};
 pub use reference::reference_exact;
 pub use types::{
-    EquityError, EquityResult, Method, PlayerEquity, Stop, BATCH, MAX_DEALS, MAX_EXACT_WORK,
-    MAX_PLAYERS, UNITS,
+    EquityError, EquityResult, Hooks, Method, PlayerEquity, Progress, Stop, BATCH, MAX_DEALS,
+    MAX_EXACT_WORK, MAX_PLAYERS, UNITS,
 };

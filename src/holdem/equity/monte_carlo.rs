@@ -5,11 +5,12 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::direct::Direct;
 use super::query::Prepared;
-use super::sampler::Sampler;
+use super::sampler::{Sampler, PILOT_DEALS};
 use super::tally::{stderr, Tally};
 use super::types::{
-    EquityError, EquityResult, Method, PlayerEquity, Stop, BATCH, MAX_DEALS, UNITS,
+    EquityError, EquityResult, Hooks, Method, PlayerEquity, Progress, Stop, BATCH, MAX_DEALS, UNITS,
 };
 use crate::rng::game_rng;
 
@@ -18,8 +19,58 @@ use crate::rng::game_rng;
 /// number of trials asked for).
 const WAVE: u64 = 32;
 
-/// Seeded Monte Carlo equity.
+/// Deals are drawn by the plain sampler unless rejection would waste more
+/// than this many draws on the trials asked for (about a second): beyond,
+/// the direct sampler ([`Direct`]) is built and used when its own pilot
+/// rejects at most half as often. Requests under it give the same answers,
+/// draw for draw, as before the direct sampler existed.
+pub const DIRECT_FROM_DEALS: f64 = 2e8;
+/// For `--time`, which asks for no number of trials: the direct sampler
+/// when fewer than this share of plain draws are valid.
+const DIRECT_FROM_RATE: f64 = 1e-3;
+/// Rough cost of completing the board and the showdown, per player, for
+/// the expected time (the pilot measures the cost of the hole cards).
+const PLAY_OUT_SECONDS: f64 = 2e-8;
+
+/// What draws a run's trials.
+enum Draws<'a> {
+    Plain(Sampler<'a>),
+    Direct(Direct),
+}
+
+impl Draws<'_> {
+    fn batch(
+        &self,
+        rng: &mut crate::rng::GameRng,
+        size: u64,
+        deadline: Option<Instant>,
+        cancel: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Tally {
+        match self {
+            Draws::Plain(s) => s.batch(rng, size, deadline, cancel),
+            Draws::Direct(d) => d.batch(rng, size, deadline, cancel),
+        }
+    }
+}
+
+/// Seeded Monte Carlo equity ([`monte_carlo_with`] without hooks).
 pub fn monte_carlo(p: &Prepared, seed: u64, stop: Stop) -> Result<EquityResult, EquityError> {
+    monte_carlo_with(p, seed, stop, Hooks::default())
+}
+
+/// Seeded Monte Carlo equity, reporting its expected time and progress to
+/// `hooks` and stopping with [`EquityError::Interrupted`] when asked to.
+///
+/// Deals are drawn by the plain sampler (whole deals drawn and rejected on
+/// a conflict) unless valid deals are so rare that it would need more than
+/// [`DIRECT_FROM_DEALS`] draws; then by the direct sampler ([`Direct`],
+/// exact too). The answer depends on the seed and the stopping rule only.
+pub fn monte_carlo_with(
+    p: &Prepared,
+    seed: u64,
+    stop: Stop,
+    hooks: Hooks<'_>,
+) -> Result<EquityResult, EquityError> {
     if let Stop::StdErr(s) = stop {
         if s.is_nan() || s < 1e-5 {
             return Err(EquityError::StdErrTooSmall(s.to_string()));
@@ -34,12 +85,31 @@ pub fn monte_carlo(p: &Prepared, seed: u64, stop: Stop) -> Result<EquityResult, 
     // How often a drawn deal is valid decides whether the request can be
     // met in reasonable time (measured, from its own generator stream).
     let rate = sampler.acceptance(&mut game_rng(seed ^ 0x9e37_79b9_7f4a_7c15, u64::MAX));
+    let mut draw_seconds = start.elapsed().as_secs_f64() / PILOT_DEALS as f64;
     let wanted = match stop {
         Stop::Trials(n) => Some(n),
         // Shares lie in [0, 1], so their variance is at most 1/4.
         Stop::StdErr(e) => Some((0.25 / (e * e)).ceil() as u64),
         Stop::Time(_) => None,
     };
+    // Rejection is slow when most of its draws are wasted: then the direct
+    // sampler is built, and used if it wastes at most half as many.
+    let rare = match wanted {
+        Some(trials) => trials as f64 / rate - trials as f64 > DIRECT_FROM_DEALS,
+        None => rate < DIRECT_FROM_RATE,
+    };
+    let mut draws = Draws::Plain(sampler);
+    let mut rate = rate;
+    if rare {
+        let pilot = Instant::now();
+        let direct = Direct::new(p)?;
+        let direct_rate =
+            direct.acceptance(&mut game_rng(seed ^ 0x9e37_79b9_7f4a_7c15, u64::MAX - 1));
+        if direct_rate >= 2.0 * rate {
+            draw_seconds = pilot.elapsed().as_secs_f64() / PILOT_DEALS as f64;
+            (draws, rate) = (Draws::Direct(direct), direct_rate);
+        }
+    }
     if let Some(trials) = wanted {
         // Refused only for rejection's sake: a request of many trials whose
         // deals are mostly valid simply runs as long as it was asked to.
@@ -48,6 +118,24 @@ pub fn monte_carlo(p: &Prepared, seed: u64, stop: Stop) -> Result<EquityResult, 
             return Err(EquityError::RareDeals { rate, trials });
         }
     }
+    if hooks.cancelled() {
+        return Err(EquityError::Interrupted);
+    }
+    let threads = rayon::current_num_threads().max(1) as f64;
+    let expected = match (wanted, stop) {
+        (_, Stop::Time(d)) => d.as_secs_f64(),
+        (Some(trials), _) => {
+            let per_trial = draw_seconds / rate + PLAY_OUT_SECONDS * p.players() as f64;
+            trials as f64 * per_trial / threads
+        }
+        (None, _) => 0.0,
+    };
+    hooks.report(Progress {
+        done: 0,
+        total: wanted,
+        unit: "trials",
+        expected_seconds: Some(expected),
+    });
     let mut total = Tally::default();
     let mut next_batch = 0u64;
     loop {
@@ -74,13 +162,22 @@ pub fn monte_carlo(p: &Prepared, seed: u64, stop: Stop) -> Result<EquityResult, 
             .map(|i| {
                 let b = next_batch + i as u64;
                 let size = if b + 1 == all { last_size } else { BATCH };
-                sampler.batch(&mut game_rng(seed, b), size, deadline)
+                draws.batch(&mut game_rng(seed, b), size, deadline, hooks.cancel)
             })
             .collect();
         for t in &wave {
             total.add(t);
         }
+        if hooks.cancelled() {
+            return Err(EquityError::Interrupted);
+        }
         next_batch = batches;
+        hooks.report(Progress {
+            done: total.showdowns,
+            total: wanted,
+            unit: "trials",
+            expected_seconds: None,
+        });
         let done = match stop {
             Stop::Trials(_) => next_batch == all,
             Stop::StdErr(target) => {

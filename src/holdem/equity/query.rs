@@ -2,6 +2,7 @@
 //! of the combinations that cannot be dealt, and the walk over every valid
 //! deal of hole cards that the exact answers build on.
 
+use super::feasible;
 use super::range::{Combo, Range};
 use super::types::{binomial, pair_set, EquityError, MAX_PLAYERS};
 use crate::cards::{Card, CardSet};
@@ -80,7 +81,7 @@ impl Query {
             used,
             dead: self.dead,
         };
-        if !prepared.any_deal() {
+        if !feasible::any_deal(&prepared.combo_masks()) {
             return Err(EquityError::NoDeal);
         }
         Ok(prepared)
@@ -106,19 +107,14 @@ impl Prepared {
             .fold(1u64, |p, r| p.saturating_mul(r.combos.len() as u64))
     }
 
-    pub(super) fn any_deal(&self) -> bool {
-        fn go(ranges: &[Range], used: CardSet) -> bool {
-            match ranges.split_first() {
-                None => true,
-                Some((r, rest)) => r.combos.iter().any(|w| {
-                    !used.contains(w.cards[0])
-                        && !used.contains(w.cards[1])
-                        && go(rest, used.union(pair_set(w.cards)))
-                }),
-            }
-        }
-        go(&self.ranges, self.used)
+    /// Each player's combinations as 52-bit card masks, in range order.
+    pub(super) fn combo_masks(&self) -> Vec<Vec<u64>> {
+        self.ranges
+            .iter()
+            .map(|r| r.combos.iter().map(|w| pair_set(w.cards).0).collect())
+            .collect()
     }
+
     pub(super) fn each_deal(
         &self,
         player: usize,

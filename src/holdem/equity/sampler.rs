@@ -1,6 +1,7 @@
 //! Drawing one Monte Carlo trial: each player's hole cards from their
 //! weighted range, then the rest of the board uniformly, and the showdown.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rand::Rng;
@@ -15,7 +16,7 @@ use crate::rng::GameRng;
 
 /// Deals drawn to measure how often a random deal of hole cards is valid
 /// (ranges that share cards reject most deals).
-const PILOT_DEALS: u64 = 200_000;
+pub(super) const PILOT_DEALS: u64 = 200_000;
 
 /// Draws deals: hole cards from the weighted ranges (rejecting conflicting
 /// deals as a whole, which keeps the joint distribution exact), then the rest
@@ -34,8 +35,8 @@ pub(super) struct Sampler<'a> {
 /// One player's range as a trial draws from it: each combination's cards
 /// and hand side by side (one lookup a player a trial), and how one is
 /// picked.
-struct Seat {
-    combos: Box<[(CardSet, Hand)]>,
+pub(super) struct Seat {
+    pub(super) combos: Box<[(CardSet, Hand)]>,
     pick: Pick,
 }
 
@@ -49,7 +50,7 @@ enum Pick {
 }
 
 impl Seat {
-    fn new(r: &Range) -> Seat {
+    pub(super) fn new(r: &Range) -> Seat {
         let combos = r
             .combos
             .iter()
@@ -77,7 +78,7 @@ impl Seat {
     /// The index of a combination drawn from `rng` (the draws the sampler
     /// has always made: none for one combination, one `u64` otherwise).
     #[inline]
-    fn draw(&self, rng: &mut GameRng) -> usize {
+    pub(super) fn draw(&self, rng: &mut GameRng) -> usize {
         match &self.pick {
             Pick::One => 0,
             Pick::Uniform => below(rng, self.combos.len() as u64) as usize,
@@ -127,9 +128,15 @@ impl<'a> Sampler<'a> {
     }
 
     /// `size` accepted trials, or fewer if `deadline` passes first (only
-    /// `--time` has one: its answer depends on the machine anyway).
-    pub(super) fn batch(&self, rng: &mut GameRng, size: u64, deadline: Option<Instant>) -> Tally {
-        let t = tables();
+    /// `--time` has one: its answer depends on the machine anyway) or
+    /// `cancel` is set (the run is then abandoned).
+    pub(super) fn batch(
+        &self,
+        rng: &mut GameRng,
+        size: u64,
+        deadline: Option<Instant>,
+        cancel: Option<&AtomicBool>,
+    ) -> Tally {
         let n = self.p.players();
         let missing = 5 - self.p.board.len();
         let mut tally = Tally::default();
@@ -142,7 +149,7 @@ impl<'a> Sampler<'a> {
         let mut drawn = 0u64;
         while accepted < size {
             drawn += 1;
-            if drawn.is_multiple_of(4096) && deadline.is_some_and(|d| Instant::now() >= d) {
+            if drawn.is_multiple_of(4096) && should_stop(deadline, cancel) {
                 break;
             }
             let dealt = match &self.fixed {
@@ -152,29 +159,15 @@ impl<'a> Sampler<'a> {
             let Some(used) = dealt else {
                 continue;
             };
-            let mut used = used;
-            let mut board = self.board;
-            let mut draws = Cards52::default();
-            for _ in 0..missing {
-                let c = loop {
-                    let c = draws.next(rng);
-                    if used.0 & (1 << c) == 0 {
-                        break Card::from_index(c);
-                    }
-                };
-                used.insert(c);
-                board = board.with(c);
-            }
-            if n == 2 {
-                let a = t.strength(board.combine(hands[0]));
-                let b = t.strength(board.combine(hands[1]));
-                tally.record_heads_up(a, b);
-            } else {
-                for i in 0..n {
-                    strengths[i] = t.strength(board.combine(hands[i]));
-                }
-                tally.record(&strengths[..n]);
-            }
+            play_out(
+                rng,
+                self.board,
+                used,
+                missing,
+                &hands[..n],
+                &mut strengths,
+                &mut tally,
+            );
             accepted += 1;
         }
         if n == 2 {
@@ -196,6 +189,53 @@ impl<'a> Sampler<'a> {
             *h = hand;
         }
         Some(used)
+    }
+}
+
+/// Whether a batch stops early: the deadline passed, or the caller asked
+/// to stop (checked every 4,096 draws, never per draw).
+#[inline]
+pub(super) fn should_stop(deadline: Option<Instant>, cancel: Option<&AtomicBool>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+        || cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+}
+
+/// Completes the board around the `used` cards (board, dead and hole cards),
+/// then records the showdown of `hands` in `tally`: the rest of a trial,
+/// whichever way its hole cards were drawn.
+#[inline(always)]
+pub(super) fn play_out(
+    rng: &mut GameRng,
+    board: Hand,
+    mut used: CardSet,
+    missing: usize,
+    hands: &[Hand],
+    strengths: &mut [Strength; MAX_PLAYERS],
+    tally: &mut Tally,
+) {
+    let t = tables();
+    let n = hands.len();
+    let mut board = board;
+    let mut draws = Cards52::default();
+    for _ in 0..missing {
+        let c = loop {
+            let c = draws.next(rng);
+            if used.0 & (1 << c) == 0 {
+                break Card::from_index(c);
+            }
+        };
+        used.insert(c);
+        board = board.with(c);
+    }
+    if n == 2 {
+        let a = t.strength(board.combine(hands[0]));
+        let b = t.strength(board.combine(hands[1]));
+        tally.record_heads_up(a, b);
+    } else {
+        for i in 0..n {
+            strengths[i] = t.strength(board.combine(hands[i]));
+        }
+        tally.record(&strengths[..n]);
     }
 }
 
@@ -263,8 +303,8 @@ mod tests {
             let mut every = Sampler::new(&p);
             every.fixed = None;
             assert_eq!(
-                once.batch(&mut game_rng(9, 1), 20_000, None),
-                every.batch(&mut game_rng(9, 1), 20_000, None)
+                once.batch(&mut game_rng(9, 1), 20_000, None, None),
+                every.batch(&mut game_rng(9, 1), 20_000, None, None)
             );
         }
     }

@@ -2,6 +2,7 @@
 //! stops, the answer's types and the errors. It depends on nothing else in
 //! equity, so every other part can use it without a cycle.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use thiserror::Error;
@@ -55,6 +56,8 @@ pub enum EquityError {
         rate * 100.0, (*trials as f64) / rate
     )]
     RareDeals { rate: f64, trials: u64 },
+    #[error("interrupted before the answer was complete")]
+    Interrupted,
     #[error(
         "exact enumeration would take about {work:.1e} showdown evaluations, more than the \
          limit of {MAX_EXACT_WORK:.0e}: use Monte Carlo (--trials N or --stderr E)",
@@ -125,4 +128,42 @@ pub(crate) fn binomial(n: u64, k: u64) -> u64 {
 pub(crate) fn deck_left(used: CardSet, deal: &[Combo]) -> Vec<Card> {
     let taken = deal.iter().fold(used, |s, &c| s.union(pair_set(c)));
     CardSet::FULL52.difference(taken).to_vec()
+}
+
+/// How a caller watches and stops a long equity run (both optional; the
+/// default has neither, as [`super::exact`] and [`super::monte_carlo`] use).
+#[derive(Clone, Copy, Default)]
+pub struct Hooks<'a> {
+    /// Polled every few thousand trials, and between enumerated classes or
+    /// boards: once it is set, the run stops and returns
+    /// [`EquityError::Interrupted`] (the Python package sets it on Ctrl-C).
+    pub cancel: Option<&'a AtomicBool>,
+    /// Told the expected time before the run and how far it is as it goes
+    /// (possibly from several threads at once, so it must be `Sync`).
+    pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+}
+
+impl Hooks<'_> {
+    /// Whether the caller asked to stop.
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    pub(crate) fn report(&self, p: Progress) {
+        if let Some(f) = self.progress {
+            f(p);
+        }
+    }
+}
+
+/// How far a run is: `done` of `total` units (trials, suit classes or
+/// boards; `total` is `None` for `--time` and an upper bound for
+/// `--stderr`), and, in the first report, the expected seconds of the whole
+/// run, measured on this machine.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    pub done: u64,
+    pub total: Option<u64>,
+    pub unit: &'static str,
+    pub expected_seconds: Option<f64>,
 }
