@@ -1,7 +1,7 @@
 //! Seeded Monte Carlo equity: batches of trials run in parallel, added up
 //! as integers, stopped by a count of trials, a standard error or a time.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -28,9 +28,10 @@ pub const DIRECT_FROM_DEALS: f64 = 2e8;
 /// For `--time`, which asks for no number of trials: the direct sampler
 /// when fewer than this share of plain draws are valid.
 const DIRECT_FROM_RATE: f64 = 1e-3;
-/// Rough cost of completing the board and the showdown, per player, for
-/// the expected time (the pilot measures the cost of the hole cards).
-const PLAY_OUT_SECONDS: f64 = 2e-8;
+/// Whole trials timed (on a stream of their own, never counted) for the
+/// expected time, and the most time spent on them.
+const PROBE_TRIALS: u64 = 4096;
+const PROBE_TIME: Duration = Duration::from_millis(50);
 
 /// What draws a run's trials.
 enum Draws<'a> {
@@ -122,10 +123,21 @@ pub fn monte_carlo_with(
         return Err(EquityError::Interrupted);
     }
     let threads = rayon::current_num_threads().max(1) as f64;
+    // Only a caller who watches is told (the probe costs a few
+    // milliseconds).
     let expected = match (wanted, stop) {
+        _ if hooks.progress.is_none() => 0.0,
         (_, Stop::Time(d)) => d.as_secs_f64(),
         (Some(trials), _) => {
-            let per_trial = draw_seconds / rate + PLAY_OUT_SECONDS * p.players() as f64;
+            // A few whole trials timed; when none finishes in time, the
+            // pilot's cost of a deal over its acceptance.
+            let probe = Instant::now();
+            let probe_rng = &mut game_rng(seed ^ 0x9e37_79b9_7f4a_7c15, u64::MAX - 2);
+            let probed = draws.batch(probe_rng, PROBE_TRIALS, Some(probe + PROBE_TIME), None);
+            let per_trial = match probed.showdowns {
+                0 => draw_seconds / rate,
+                k => probe.elapsed().as_secs_f64() / k as f64,
+            };
             trials as f64 * per_trial / threads
         }
         (None, _) => 0.0,
