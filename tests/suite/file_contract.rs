@@ -237,6 +237,22 @@ fn rerun(tmp: &Path, summary: &Path) -> Command {
     c
 }
 
+/// Starts `verify --rerun` of `summary` and waits until its rerun writes
+/// into its temporary folder.
+fn rerun_writing(tmp: &Path, summary: &Path, stderr: Stdio) -> std::process::Child {
+    let child = rerun(tmp, summary)
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    wait_for("the rerun writes", || {
+        scratch_dirs(tmp)
+            .iter()
+            .any(|d| tmp.join(d).join("out.csv.partial").exists())
+    });
+    child
+}
+
 fn scratch_dirs(tmp: &Path) -> Vec<String> {
     names(tmp)
         .into_iter()
@@ -273,16 +289,7 @@ fn verify_rerun_cleans_up_after_a_signal_and_after_a_kill() {
     ]);
 
     // Ctrl-C: exit 130, one true line, the folder gone.
-    let child = rerun(&tmp, &long)
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    wait_for("the rerun writes", || {
-        scratch_dirs(&tmp)
-            .iter()
-            .any(|d| tmp.join(d).join("out.csv.partial").exists())
-    });
+    let child = rerun_writing(&tmp, &long, Stdio::piped());
     Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -301,16 +308,7 @@ fn verify_rerun_cleans_up_after_a_signal_and_after_a_kill() {
     assert!(scratch_dirs(&tmp).is_empty(), "{:?}", scratch_dirs(&tmp));
 
     // SIGKILL: the folder stays, and the next rerun removes it.
-    let mut child = rerun(&tmp, &long)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    wait_for("the rerun writes", || {
-        scratch_dirs(&tmp)
-            .iter()
-            .any(|d| tmp.join(d).join("out.csv.partial").exists())
-    });
+    let mut child = rerun_writing(&tmp, &long, Stdio::null());
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(!scratch_dirs(&tmp).is_empty());

@@ -15,16 +15,14 @@
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
-use rand::seq::SliceRandom;
 use rand::RngExt;
 
-use cardsim::cards::Card;
 use cardsim::holdem::agents::AgentKind;
 use cardsim::holdem::phh;
 use cardsim::holdem::sim::{play_hand, HoldemGame, StackSpec};
 use cardsim::holdem::table::pots::OddChips;
-use cardsim::holdem::table::random::play_random_hand;
-use cardsim::holdem::table::{Action, Config, HandState, ShortBigBlind};
+use cardsim::holdem::table::random::{play_random_actions, play_random_hand};
+use cardsim::holdem::table::{Config, HandState, ShortBigBlind};
 use cardsim::rng::{game_rng, GameRng};
 
 use crate::common::cardsim;
@@ -101,7 +99,7 @@ fn a_short_ante_replays_to_pokerkits_stacks_under_both_trimming_values() {
 
 /// A random hand at a table of short stacks against a big ante (many
 /// players all-in on the ante or the blind), with PokerKit's switches and
-/// the given antes rule, played by uniformly random legal actions.
+/// the given antes rule, played by random legal actions.
 fn short_ante_random_hand(rng: &mut GameRng, ante_trimming: bool) -> HandState {
     let n = rng.random_range(2..=6usize);
     let bb = rng.random_range(2..=10u64);
@@ -124,27 +122,7 @@ fn short_ante_random_hand(rng: &mut GameRng, ante_trimming: bool) -> HandState {
         odd_chips: OddChips::FirstWinner,
         short_big_blind: ShortBigBlind::Posted,
     };
-    let mut deck: Vec<Card> = (0..52).map(Card::from_index).collect();
-    deck.shuffle(rng);
-    let mut h = HandState::new(config, &deck).expect("a valid table");
-    while let Some(legal) = h.legal() {
-        let mut options = Vec::new();
-        if legal.can_fold {
-            options.push(Action::Fold);
-        }
-        if legal.can_check {
-            options.push(Action::Check);
-        }
-        if legal.call.is_some() {
-            options.extend([Action::Call, Action::Call]);
-        }
-        if let Some((lo, hi)) = legal.raise {
-            options.push(Action::RaiseTo(rng.random_range(lo..=hi)));
-        }
-        let a = options[rng.random_range(0..options.len())];
-        h.apply(a).expect("a legal action");
-    }
-    h
+    play_random_actions(config, rng).0
 }
 
 #[test]

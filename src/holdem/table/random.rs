@@ -64,6 +64,13 @@ pub fn play_random_hand(rng: &mut GameRng, pokerkit: bool) -> (HandState, Vec<Ca
             ShortBigBlind::FullBlind
         },
     };
+    play_random_actions(config, rng)
+}
+
+/// Deals a shuffled deck at `config`'s table and plays random legal actions
+/// to the end (a call twice as likely as the other choices, a raise all-in
+/// three times in ten); returns the hand with the deck it used.
+pub fn play_random_actions(config: Config, rng: &mut GameRng) -> (HandState, Vec<Card>) {
     let mut deck: Vec<Card> = (0..52).map(Card::from_index).collect();
     deck.shuffle(rng);
     let mut h = HandState::new(config, &deck).expect("a valid random table");
