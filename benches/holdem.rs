@@ -2,7 +2,7 @@
 //! agents through the table engine, payout included, as the `holdem`
 //! command plays them (`Game::play`), on one thread and on two (rayon over
 //! chunks of 1,024 hands, as the runner does). All-in equity is off here
-//! (`allin_trials = 0`); the closing figures in the README also time the
+//! (`allin_trials = 0`); the figures in docs/performance.md also time the
 //! whole command with CSV output.
 //!
 //! The second group times the CSV rows alone: hands played once, then

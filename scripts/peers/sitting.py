@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every row of the README's "Speed against peers" table in one sitting.
+"""Every row of the speed-against-peers table (docs/performance.md) in one sitting.
 
 Each row runs cardsim and its peer on the same work, in alternated rounds
 (cardsim first in even rounds, the peer first in odd ones), and prints each

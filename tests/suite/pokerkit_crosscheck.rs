@@ -4,7 +4,7 @@
 //! the `holdem` simulation's agents), played with PokerKit's switches,
 //! exported as PHH and replayed strictly in PokerKit, each action through
 //! `parse_action` with warnings as errors; the finishing stacks must match
-//! for every hand. The 10,000-hand run is in the README.
+//! for every hand. The 10,000-hand run is in docs/holdem.md.
 //!
 //! The PokerKit run needs python3 with pokerkit, so it is `#[ignore]`d:
 //! `cargo test` lists it as ignored (never as a pass it did not earn), and
