@@ -309,6 +309,7 @@ fn report(
                 winnings_agree.map_or("null".into(), |a| a.to_string())
             ),
         ];
+        fields.push(format!("\"inferred\":{}", r.inferred));
         if let Outcome::Undetermined { pot, players } = &r.outcome {
             fields.push(format!("\"undetermined_pot\":{}", r.amount(*pot)));
             let p: Vec<String> = players.iter().map(|p| format!("\"p{}\"", p + 1)).collect();
@@ -321,7 +322,17 @@ fn report(
         .finishing_stacks
         .iter()
         .enumerate()
-        .map(|(i, &s)| format!("p{} {}", i + 1, r.amount(s)))
+        .map(|(i, &s)| {
+            if s == crate::holdem::phh::INF {
+                // An `inf` stack: its change is what the hand tells.
+                let st = &r.state;
+                let (end, start) = (st.seats()[i].stack, st.config().stacks[i]);
+                let sign = if end >= start { '+' } else { '-' };
+                format!("p{} inf ({sign}{})", i + 1, r.amount(end.abs_diff(start)))
+            } else {
+                format!("p{} {}", i + 1, r.amount(s))
+            }
+        })
         .collect();
     let mut line = format!("hand {label}: {}", stacks.join(", "));
     if let Outcome::Undetermined { pot, players } = &r.outcome {
@@ -334,6 +345,12 @@ fn report(
     }
     if r.outcome == Outcome::Settled {
         line.push_str("  (settled from winnings)");
+    }
+    if r.inferred > 0 {
+        line.push_str(&format!(
+            "  ({} omitted action(s) supplied as PokerKit does)",
+            r.inferred
+        ));
     }
     let against = if stacks_v.is_some() {
         "finishing_stacks"

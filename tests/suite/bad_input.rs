@@ -392,7 +392,7 @@ fn case_11_to_15_replays_refuse_impossible_hands_and_accept_valid_ones() {
     );
     let hidden = showdown
         .replace("'d dh p1 AsAh'", "'d dh p1 ????'")
-        .replace(", 'p1 sm AsAh'", "");
+        .replace(", 'p1 sm AsAh', 'p2 sm KsKh'", "");
     // Issue 24: a pot only unknown cards could decide is undetermined (named
     // and counted), not a refusal.
     let out = heads_up(d, "hidden.phh", &hidden);

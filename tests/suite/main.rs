@@ -21,6 +21,7 @@ mod holdem_sim;
 mod holdem_table;
 mod output_integrity;
 mod parsers_fuzz;
+mod phh_real;
 mod pokerkit_crosscheck;
 mod reference_scripts;
 mod run_cancel;

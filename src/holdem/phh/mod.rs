@@ -156,6 +156,9 @@ pub struct Replay {
     /// Decimal places of the minor unit (0: whole chips).
     pub decimals: u32,
     pub outcome: Outcome,
+    /// Actions the history left out that the replay supplied as PokerKit
+    /// does (a check where one is possible, else a fold).
+    pub inferred: usize,
     /// The hand as the engine played it (cardsim seat k is player p(k+1),
     /// the button the last seat).
     pub state: HandState,
@@ -187,6 +190,9 @@ impl Replay {
     /// The rake the file implies: from `finishing_stacks` when present,
     /// else from `winnings`.
     pub fn rake(&self) -> Option<u64> {
+        if self.outcome == Outcome::Settled {
+            return self.pot.checked_sub(self.won.iter().sum());
+        }
         let v = self
             .stacks_verdict()
             .or_else(|| self.winnings_verdict().map(|w| w.0))?;
@@ -329,7 +335,30 @@ fn string_list(t: &toml::Table, field: &'static str) -> Result<Vec<String>, PhhE
 }
 
 /// Replays one hand (a table from [`parse_all`]) through the engine.
+///
+/// An `inf` stack plays as the table's largest. When the history stops
+/// with players still to act and some of them have `inf` stacks (iPoker
+/// writes every stack so, and stops when the real stacks ran out), each
+/// such live player is taken as all-in for what it put in, and the hand is
+/// played again to its showdown.
 pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> {
+    match replay_capped(t, opts, None)? {
+        Ok(r) => Ok(r),
+        Err(caps) => match replay_capped(t, opts, Some(&caps))? {
+            Ok(r) => Ok(r),
+            Err(_) => Err(PhhError::Unfinished(0)),
+        },
+    }
+}
+
+/// [`replay`] with the `inf` stacks of some players replaced (`caps`, in
+/// minor units, 0 for none). `Ok(Err(caps))`: the history stopped with
+/// `inf` stacks to act; play again with these caps.
+fn replay_capped(
+    t: &toml::Table,
+    opts: ReplayOptions,
+    caps: Option<&[u64]>,
+) -> Result<Result<Replay, Vec<u64>>, PhhError> {
     let variant = match t.get("variant") {
         Some(toml::Value::String(s)) => s.clone(),
         Some(_) => {
@@ -390,7 +419,12 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
     // An `inf` stack plays as the table's largest.
     let stacks: Vec<u64> = starting
         .iter()
-        .map(|&s| if s == INF { MAX_CHIPS } else { s })
+        .enumerate()
+        .map(|(p, &s)| match caps.map(|c| c[p]) {
+            Some(c) if c > 0 && s == INF => c,
+            _ if s == INF => MAX_CHIPS,
+            _ => s,
+        })
         .collect();
     let antes = to_units(&antes_raw, decimals, "antes", false, false)?;
     let blinds = to_units(&blinds_raw, decimals, "blinds_or_straddles", false, true)?;
@@ -411,6 +445,8 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
         )?),
         None => None,
     };
+    // All zeros is no record (iPoker's files write it for every hand).
+    let winnings = winnings.filter(|w| w.iter().any(|&x| x > 0));
     let text_field = |name: &str| match t.get(name) {
         Some(toml::Value::String(s)) => Some(s.as_str()),
         _ => None,
@@ -476,6 +512,7 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
     let mut h = HandState::new_with(config, &deck, extras).map_err(PhhError::Table)?;
     let mut board_seen = 0;
     let mut implicit_used = false;
+    let mut inferred = 0usize;
     for (i, (a, text)) in parsed.iter().zip(&actions).enumerate() {
         let err = |why: String| action_error(i, text, why);
         match *a {
@@ -518,8 +555,24 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
                 let Some(legal) = h.legal() else {
                     return Err(err("the hand is over".into()));
                 };
-                if legal.seat != p {
-                    return Err(err(format!("out of turn: p{} is to act", legal.seat + 1)));
+                let first = legal.seat;
+                let mut legal = legal;
+                // PokerKit's reading of omitted actions (hand transcripts
+                // leave out folds): while another player is to act, it
+                // checks when it can, else folds. Counted in `inferred`.
+                while legal.seat != p {
+                    let fill = if legal.can_check {
+                        Action::Check
+                    } else {
+                        Action::Fold
+                    };
+                    h.apply(fill)
+                        .map_err(|e| err(players_named(&e, decimals)))?;
+                    inferred += 1;
+                    legal = match h.legal() {
+                        Some(l) => l,
+                        None => return Err(err(format!("out of turn: p{} is to act", first + 1))),
+                    };
                 }
                 let action = match kind {
                     Kind::Fold => Action::Fold,
@@ -535,6 +588,21 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
             }
             Parsed::Skip => {}
         }
+    }
+    if h.to_act().is_some() && caps.is_none() && starting.contains(&INF) {
+        let caps: Vec<u64> = h
+            .seats()
+            .iter()
+            .zip(&starting)
+            .map(|(s, &st)| {
+                if st == INF && !s.folded {
+                    s.contributed.max(1)
+                } else {
+                    0
+                }
+            })
+            .collect();
+        return Ok(Err(caps));
     }
     if let Some(seat) = h.to_act() {
         // A trailing implicit check is the last thing PokerKit asks for.
@@ -561,20 +629,20 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
     let returned = h.returned().to_vec();
     let pot: u64 = pay.pots.iter().map(|p| p.amount).sum();
     // A pot is undetermined when a contender's cards are unknown and no
-    // known hand beats them: either every contender is unknown, or one
-    // never conceded (no 'sm' of its own) and so might have won.
-    let conceded: Vec<bool> = (0..n)
+    // contender showed a hand: on a real table only a shown hand wins, so a
+    // pot with a shown hand goes to the best shown (or known) hand.
+    let shown: Vec<bool> = (0..n)
         .map(|p| {
             parsed
                 .iter()
-                .any(|a| matches!(a, Parsed::Show(q, None) if *q == p))
+                .any(|a| matches!(a, Parsed::Show(q, Some(_)) if *q == p))
         })
         .collect();
     let undetermined = pay.showdown.then(|| {
         pay.pots.iter().find(|p| {
-            let all_unknown = p.eligible.iter().all(|&s| unknown[s]);
-            let open = p.eligible.iter().any(|&s| unknown[s] && !conceded[s]);
-            p.eligible.len() > 1 && (all_unknown || open)
+            let unknown_in = p.eligible.iter().any(|&s| unknown[s]);
+            let shown_in = p.eligible.iter().any(|&s| shown[s] && !unknown[s]);
+            p.eligible.len() > 1 && unknown_in && !shown_in
         })
     });
     let mut finishing_stacks: Vec<u64> = h.seats().iter().map(|s| s.stack).collect();
@@ -608,7 +676,7 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
         Some(toml::Value::Integer(i)) => Some(*i),
         _ => None,
     };
-    Ok(Replay {
+    Ok(Ok(Replay {
         hand,
         finishing_stacks,
         expected,
@@ -618,8 +686,9 @@ pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> 
         pot,
         decimals,
         outcome,
+        inferred,
         state: h,
-    })
+    }))
 }
 
 /// PokerKit's reading of per-player forced bets: each player posts its
@@ -632,6 +701,7 @@ fn forced_bets(stacks: &[u64], antes: &[u64], blinds: &[u64], raw: &[Amount]) ->
     let n = stacks.len();
     let at = |p: usize| if n == 2 { 1 - p } else { p };
     let seat_blinds: Vec<u64> = (0..n).map(|p| blinds[at(p)]).collect();
+    let antes: Vec<u64> = (0..n).map(|p| antes[at(p)]).collect();
     let mut best = (i128::MIN, 0usize);
     for p in 0..n {
         let posted = seat_blinds[p].min(stacks[p] - antes[p].min(stacks[p]));
@@ -646,7 +716,7 @@ fn forced_bets(stacks: &[u64], antes: &[u64], blinds: &[u64], raw: &[Amount]) ->
         }
     }
     ForcedBets {
-        antes: antes.to_vec(),
+        antes,
         blinds: seat_blinds,
         opener: (best.1 + 1) % n,
     }
