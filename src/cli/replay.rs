@@ -419,7 +419,7 @@ fn finish(args: &ReplayArgs, t: &Tally) -> anyhow::Result<()> {
         if refused == 0 {
             let _ = writeln!(
                 err,
-                "{} hands checked, all match finishing_stacks{}{}",
+                "{} hands checked, all match finishing_stacks or winnings{}{}",
                 t.checked,
                 if t.raked > 0 {
                     format!(" ({} after a rake)", t.raked)

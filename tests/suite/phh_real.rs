@@ -234,7 +234,7 @@ fn a_rake_is_told_apart_by_check_and_winnings_with_the_uncalled_bet_match() {
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("1 hands checked, all match finishing_stacks (1 after a rake)"),
+        err.contains("1 hands checked, all match finishing_stacks or winnings (1 after a rake)"),
         "{err}"
     );
     // Winnings that count the uncalled bet given back (p2's 4 over 2).
