@@ -241,7 +241,9 @@ def equity(
     enumeration; ``trials=N`` and ``stderr=E`` are Monte Carlo with ``seed``
     (the answer never depends on ``threads``). The numbers equal
     ``cardsim equity ... --json`` for the same arguments; bad input raises
-    ``ValueError`` with the CLI's one-line message.
+    ``ValueError`` with the CLI's one-line message. Ctrl-C stops a long
+    enumeration or sampling within a fraction of a second and raises
+    ``KeyboardInterrupt``.
 
     >>> import cardsim
     >>> r = cardsim.equity(["AsAh", "KsKd"])

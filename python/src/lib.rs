@@ -14,7 +14,6 @@ use cardsim::cli::{self, Cli, Command};
 use cardsim::holdem::eval::batch::strengths_of_sevens;
 use cardsim::holdem::eval::{best_five, category, tables, Hand, Strength};
 use cardsim::sim::interrupt::Cancel;
-use clap::Parser;
 use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -253,13 +252,16 @@ fn evaluate_many<'py>(
     Ok(PyArray1::from_vec(py, out))
 }
 
-/// Parses a command line (the words after `cardsim`) with the CLI's own
-/// parser; a usage error becomes a `ValueError` with clap's first line.
+/// Parses a command line (the words after `cardsim`) as the binary does
+/// (`cli::parse_from`: negative numbers reach their options' checks); a
+/// usage error becomes a `ValueError` with the binary's one line, less its
+/// `; usage: ...` tail: that would show the command line this package
+/// built (`--json`, `--embedded`, output paths), not the Python call.
 fn parse_command(args: Vec<String>) -> PyResult<Cli> {
-    Cli::try_parse_from(std::iter::once("cardsim".to_string()).chain(args)).map_err(|e| {
-        let text = e.to_string();
-        let line = text.lines().next().unwrap_or("bad arguments");
-        PyValueError::new_err(line.trim_start_matches("error: ").to_string())
+    cli::parse_from(std::iter::once("cardsim".to_string()).chain(args)).map_err(|e| {
+        let line = cli::usage_line(&e.render().to_string());
+        let what = line.split("; usage: ").next().unwrap_or(&line);
+        PyValueError::new_err(what.to_string())
     })
 }
 
@@ -280,16 +282,20 @@ fn to_py_error(e: anyhow::Error) -> PyErr {
     }
 }
 
-/// `cardsim equity ARGS --json` without a process: the JSON text.
+/// `cardsim equity ARGS --json` without a process: the JSON text. A
+/// Ctrl-C stops the enumeration or the sampling within milliseconds and
+/// raises `KeyboardInterrupt` (see [`interrupt::run`]).
 #[pyfunction]
 fn equity_json(py: Python<'_>, args: Vec<String>) -> PyResult<String> {
     let cli = parse_command(args)?;
     let Command::Equity(args) = cli.command else {
         return Err(PyValueError::new_err("not an equity command"));
     };
-    let value = py
-        .detach(|| cli::equity::json(&args))
-        .map_err(to_py_error)?;
+    let cancel = Cancel::new();
+    let value = interrupt::run(py, &cancel, || {
+        cli::equity::json_cancellable(&args, cancel.flag())
+    })?
+    .map_err(to_py_error)?;
     Ok(value.to_string())
 }
 

@@ -39,7 +39,9 @@ def cli():
 
 
 def cli_error_line(stderr: str) -> str:
-    """The CLI's one-line message: the first line of stderr without 'error: '."""
+    """The CLI's one-line message: the first line of stderr without 'error: ',
+    and without the '; usage: ...' tail of a usage error (the package leaves
+    it out: it would show the command line the package built, not the call)."""
     line = stderr.strip().splitlines()[0]
     assert line.startswith("error: "), stderr
-    return line[len("error: "):]
+    return line[len("error: "):].split("; usage: ")[0]

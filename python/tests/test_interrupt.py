@@ -1,5 +1,5 @@
-"""Ctrl-C and kills: a long call raises KeyboardInterrupt within a second of
-SIGINT and leaves no temporary directory; a process killed outright leaves
+"""Ctrl-C and kills: a long call (simulate, equity) raises KeyboardInterrupt
+within a second of SIGINT and leaves no temporary directory; a process killed outright leaves
 its run's directory, which the next simulate() removes, keeping those of
 live processes; errors and a normal exit leave nothing either.
 
@@ -28,6 +28,14 @@ SIMULATIONS = {
     "tienlen": "cardsim.simulate('tienlen', games=10**9, seed=1)",
     # The slowest games: thousands of them make one chunk of the runner.
     "solve": "cardsim.simulate('solve', games=10**9, seed=1)",
+}
+
+# Equity's long loops: Monte Carlo, exact class by class (about 10 s
+# uncancelled) and exact board by board (minutes).
+EQUITIES = {
+    "monte_carlo": "cardsim.equity(['AA', 'KK'], trials=10**12)",
+    "exact_classes": "cardsim.equity(['22+:0.5,A2s+', 'KTs+', 'TT+'], exact=True)",
+    "exact_boards": "cardsim.equity(['random'] * 3, board='Ah 7d 2c', exact=True)",
 }
 
 # What the child runs: says "started" before the call, then "interrupted"
@@ -98,6 +106,15 @@ def test_sigint_stops_simulate_within_a_second_and_leaves_nothing(game, tmp_path
     print(f"{game}: KeyboardInterrupt {took:.3f} s after SIGINT")
     assert took < 1.0
     assert run_dirs(tmp_path) == []
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("kind", sorted(EQUITIES))
+def test_sigint_stops_equity_within_a_second(kind, tmp_path):
+    child = start_child(CHILD.format(call=EQUITIES[kind]), tmp_path)
+    took = interrupt(child)
+    print(f"equity {kind}: KeyboardInterrupt {took:.3f} s after SIGINT")
+    assert took < 1.0
     assert os.listdir(tmp_path) == []
 
 

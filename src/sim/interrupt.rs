@@ -102,6 +102,12 @@ impl Cancel {
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::SeqCst)
     }
+
+    /// The flag itself, for loops that poll a plain `AtomicBool` (equity's
+    /// `Hooks::cancel`).
+    pub fn flag(&self) -> &AtomicBool {
+        &self.0
+    }
 }
 
 /// A signal's name for messages: `SIGINT (Ctrl-C)`, `SIGTERM`.
@@ -145,6 +151,10 @@ mod tests {
         token.cancel();
         assert!(held_by_the_work.is_cancelled());
         assert!(!Cancel::new().is_cancelled());
+        assert!(
+            held_by_the_work.flag().load(Ordering::SeqCst),
+            "the flag is the token"
+        );
     }
 
     #[test]
