@@ -145,6 +145,8 @@ def fake_run_dir(parent, pid, start, name="x"):
 
 
 def test_stale_directories_go_and_live_ones_stay(tmp_path, monkeypatch):
+    if _run._process_start(os.getpid()) is None:
+        pytest.skip("no /proc: process start times cannot be read here")
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
