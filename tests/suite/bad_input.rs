@@ -130,20 +130,30 @@ fn case_4_rare_deals_and_tiny_weights_end_in_seconds() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(took < Duration::from_secs(10), "--time 1 took {took:?}");
-    // ... and a request that needs too many deals says so, with the rate.
-    let err = bad(&[
-        "equity",
-        "AK",
-        "AK",
-        "AK",
-        "AK",
-        "QJ",
-        "QJ",
-        "QJ",
-        "QJ",
-        "--trials",
-        "100000000",
-    ]);
+    // ... the same deals are drawn directly for a count of trials (every
+    // joint deal of the eight fits in the direct sampler's table) ...
+    let (out, took) = capped(
+        4 << 20,
+        60,
+        &[
+            "equity", "AK", "AK", "AK", "AK", "QJ", "QJ", "QJ", "QJ", "--trials", "100000",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        took < Duration::from_secs(10),
+        "--trials 100000 took {took:?}"
+    );
+    // ... and a request that still needs too many deals says so, with the
+    // rate: ten players on the twenty cards of five pairs.
+    let mut pairs = vec!["equity"];
+    pairs.extend(["AA,KK,QQ,JJ,TT"; 10]);
+    pairs.extend(["--trials", "100000000"]);
+    let err = bad(&pairs);
     assert!(err.contains("% of random deals are valid"), "{err}");
     // The smallest weight with a rare valid deal still answers at once.
     ok(&["equity", "AsAh,KsKh:0.000001", "AsAd,AsAc", "--trials", "1"]);
