@@ -1,0 +1,520 @@
+//! The writer thread of a run: takes finished batches in game order, writes
+//! the outputs, folds the statistics, makes checkpoints durable on a thread
+//! of their own, and ends the run (finished, failed or interrupted) saying
+//! exactly what it left on disk.
+
+use super::*;
+
+/// One of the writer's streamed outputs, for error messages.
+#[derive(Clone, Copy)]
+pub(super) enum Which {
+    Csv,
+    Side,
+    Bundle,
+}
+
+/// A checkpoint whose outputs are flushed and whose content is sealed:
+/// left to do, the syncs and the write.
+pub(super) struct CheckpointJob {
+    /// Each output to sync, with its name for an error.
+    files: Vec<(String, std::fs::File)>,
+    path: PathBuf,
+    sealed: Vec<u8>,
+    next_game: u64,
+}
+
+impl CheckpointJob {
+    /// Syncs the outputs, then atomically replaces the checkpoint file.
+    fn run(self) -> Result<(), RunError> {
+        for (name, file) in &self.files {
+            file.sync_all()
+                .map_err(RunError::io(format!("cannot write {name}")))?;
+        }
+        write_whole(&self.path, self.sealed).map_err(RunError::io(format!(
+            "cannot write the checkpoint {}",
+            self.path.display()
+        )))
+    }
+}
+
+/// A checkpoint running on its own thread ([`Writer::begin_checkpoint`]).
+pub(super) struct PendingCheckpoint {
+    next_game: u64,
+    done: std::thread::JoinHandle<Result<(), RunError>>,
+}
+
+impl PendingCheckpoint {
+    fn is_done(&self) -> bool {
+        self.done.is_finished()
+    }
+}
+
+/// The writer thread's state: the sinks, the statistics, checkpoints,
+/// progress.
+pub(super) struct Writer {
+    pub(super) csv: StreamSink,
+    pub(super) side: Option<StreamSink>,
+    pub(super) bundle: Option<StreamSink>,
+    pub(super) files_dir: Option<PathBuf>,
+    /// The game's whole files written into `files_dir` that no checkpoint
+    /// covers yet: removed if the run ends with nothing to resume. `None`
+    /// once there were too many to track (then a failure names the folder).
+    pub(super) files_written: Option<Vec<PathBuf>>,
+    pub(super) accs: Vec<Accumulator>,
+    /// Where checkpoints go (only when the CSV is a regular file).
+    pub(super) checkpoint: Option<PathBuf>,
+    /// The game the newest checkpoint on disk resumes at.
+    pub(super) saved_at: Option<u64>,
+    /// A checkpoint being made durable on its own thread.
+    pub(super) pending: Option<PendingCheckpoint>,
+    pub(super) identity: RunIdentity,
+    pub(super) shard: Option<ShardInfo>,
+    pub(super) every: Duration,
+    pub(super) last_checkpoint: Instant,
+    pub(super) elapsed_before: f64,
+    pub(super) started: Instant,
+    pub(super) started_unix_s: f64,
+    pub(super) progress: Progress,
+}
+
+impl Writer {
+    /// Takes batches in game order until the producer is done, or until
+    /// `stop` says a signal asked the run to end (then the rows written so
+    /// far are what an interrupted run keeps).
+    pub(super) fn consume(
+        &mut self,
+        rx: Receiver<Vec<Result<ChunkOut, RunError>>>,
+        stop: impl Fn() -> bool,
+    ) -> Result<(), RunError> {
+        let consumed = self.consume_batches(rx, stop);
+        if consumed.is_err() {
+            // Not leaving a checkpoint half-way (its thread would die with
+            // the process); the first error is the one reported.
+            let _ = self.settle_checkpoint();
+        }
+        consumed
+    }
+
+    fn consume_batches(
+        &mut self,
+        rx: Receiver<Vec<Result<ChunkOut, RunError>>>,
+        stop: impl Fn() -> bool,
+    ) -> Result<(), RunError> {
+        for batch in rx {
+            if stop() {
+                break;
+            }
+            let mut games = 0;
+            for chunk in batch {
+                let chunk = chunk?;
+                let r = self.csv.write(&chunk.csv, chunk.games);
+                self.check(r, Which::Csv)?;
+                if let Some(side) = &mut self.side {
+                    let r = side.write(&chunk.side, chunk.side_rows);
+                    self.check(r, Which::Side)?;
+                }
+                if let Some(bundle) = &mut self.bundle {
+                    let r = chunk.files.iter().try_for_each(|(_, b)| bundle.write(b, 1));
+                    self.check(r, Which::Bundle)?;
+                } else if let Some(dir) = &self.files_dir {
+                    for (name, bytes) in chunk.files {
+                        let path = dir.join(name);
+                        if let Err(e) = write_whole(&path, bytes) {
+                            self.settle_checkpoint()?;
+                            let what = format!("cannot write {}", path.display());
+                            return Err(RunError::io(what)(e).leaving(&self.left()));
+                        }
+                        if let (Some(written), None) = (&mut self.files_written, self.saved_at) {
+                            written.push(path);
+                            if written.len() > MAX_TRACKED_FILES {
+                                self.files_written = None;
+                            }
+                        }
+                    }
+                }
+                for (acc, folded) in self.accs.iter_mut().zip(&chunk.stats) {
+                    acc.absorb(folded);
+                }
+                games += chunk.games;
+            }
+            self.progress.advance(games);
+            if self
+                .pending
+                .as_ref()
+                .is_some_and(PendingCheckpoint::is_done)
+            {
+                self.settle_checkpoint()?;
+            }
+            let due = self.last_checkpoint.elapsed() >= self.every;
+            if self.checkpoint.is_some() && due && self.pending.is_none() {
+                self.begin_checkpoint()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Turns a failed write into an error naming the output and saying what
+    /// was left on disk.
+    fn check<T>(&mut self, result: io::Result<T>, which: Which) -> Result<T, RunError> {
+        if result.is_err() {
+            // What is left on disk depends on the checkpoint in flight.
+            self.settle_checkpoint()?;
+        }
+        result.map_err(|e| {
+            let sink = match which {
+                Which::Csv => Some(&self.csv),
+                Which::Side => self.side.as_ref(),
+                Which::Bundle => self.bundle.as_ref(),
+            };
+            let name = sink
+                .and_then(StreamSink::destination)
+                .map_or("the output".into(), Destination::describe);
+            RunError::io(format!("cannot write {name}"))(e).leaving(&self.left())
+        })
+    }
+
+    /// The partial files of a regular-file run.
+    fn partials(&self) -> Vec<String> {
+        [Some(&self.csv), self.side.as_ref(), self.bundle.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.destination())
+            .filter(|d| d.is_regular())
+            .filter_map(Destination::writing_path)
+            .map(|p| p.display().to_string())
+            .collect()
+    }
+
+    /// What a failure while playing leaves on disk, for its message: the
+    /// partial files and their checkpoint when one was saved, else nothing
+    /// ([`Writer::give_up`] removes what could not resume).
+    fn left(&self) -> String {
+        match (&self.checkpoint, self.saved_at) {
+            (Some(ckpt), Some(game)) => format!(
+                "; kept {} and its checkpoint {} (complete up to game {game}): run the same \
+                 command with --resume to continue",
+                self.partials().join(", "),
+                ckpt.display()
+            ),
+            _ => {
+                let mut removed = self.partials();
+                if self.files_dir.is_some() && self.files_written.is_some() {
+                    removed.push("the files written into the --phh folder".into());
+                }
+                let mut note = String::new();
+                if !removed.is_empty() {
+                    note = format!(
+                        "; removed {} (no checkpoint to resume from yet)",
+                        removed.join(", ")
+                    );
+                }
+                if let (Some(dir), None) = (&self.files_dir, &self.files_written) {
+                    note.push_str(&format!(
+                        "; the files already written stay in {}",
+                        dir.display()
+                    ));
+                }
+                note
+            }
+        }
+    }
+
+    /// Ends a failed run: when no checkpoint was saved, nothing can resume,
+    /// so its partial files and the game's files it wrote are removed (the
+    /// error's message, built by [`Writer::left`], says so).
+    pub(super) fn give_up(mut self, error: RunError) -> RunError {
+        let _ = self.settle_checkpoint();
+        if self.saved_at.is_none() {
+            self.discard_unresumable();
+        }
+        error
+    }
+
+    /// Removes what a run that cannot resume wrote: the partial files and
+    /// the game's files in `files_dir`.
+    fn discard_unresumable(&mut self) {
+        let csv = std::mem::replace(&mut self.csv, StreamSink::discard());
+        csv.abandon();
+        self.side.take().into_iter().for_each(StreamSink::abandon);
+        self.bundle.take().into_iter().for_each(StreamSink::abandon);
+        for path in self.files_written.iter().flatten() {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+
+    /// Ends a run stopped by `signal`: every output synced and, for a run
+    /// that can resume, a checkpoint of the rows written; the error says
+    /// what was kept and the command that continues.
+    pub(super) fn interrupted(mut self, signal: i32, config: &RunConfig, range: &Range<u64>) -> RunError {
+        self.progress.finish();
+        let at = self.progress.first + self.progress.done;
+        let head = format!(
+            "interrupted by {} at game {} of {}",
+            signal_name(signal),
+            grouped(at),
+            grouped(range.end)
+        );
+        let kept = if self.checkpoint.is_some() {
+            if let Err(e) = self.save_checkpoint() {
+                return e;
+            }
+            let ckpt = self.checkpoint.as_ref().map(|p| p.display().to_string());
+            format!(
+                ": kept {} and its checkpoint {}; to continue, run: {}",
+                self.partials().join(", "),
+                ckpt.unwrap_or_default(),
+                resume_command(&config.command)
+            )
+        } else {
+            let r = self.csv.flush();
+            if let Err(e) = self.check(r, Which::Csv) {
+                return e;
+            }
+            let kept = match self.csv.destination() {
+                Some(d) if !d.is_regular() => format!(
+                    ": the rows written to {} end before game {}; nothing can resume \
+                     (a run resumes only with --out FILE)",
+                    d.describe(),
+                    grouped(at)
+                ),
+                _ => ": nothing was kept (a run resumes only with --out FILE)".to_string(),
+            };
+            self.discard_unresumable();
+            match (&self.files_dir, &self.files_written) {
+                (Some(dir), None) => format!(
+                    "{kept}; the files already written stay in {}",
+                    dir.display()
+                ),
+                (Some(_), Some(w)) if !w.is_empty() => {
+                    format!("{kept}; removed the files written into the --phh folder")
+                }
+                _ => kept,
+            }
+        };
+        RunError::Interrupted {
+            signal,
+            message: format!("{head}{kept}"),
+        }
+    }
+
+    fn elapsed(&self) -> f64 {
+        self.elapsed_before + self.started.elapsed().as_secs_f64()
+    }
+
+    /// Syncs every output, then atomically replaces the checkpoint: a kill
+    /// (or a power cut) at any instant leaves a checkpoint whose rows are
+    /// all on disk. Waits for a checkpoint in flight first, so that an older
+    /// one never lands over this one.
+    fn save_checkpoint(&mut self) -> Result<(), RunError> {
+        self.settle_checkpoint()?;
+        let Some(job) = self.checkpoint_job()? else {
+            return Ok(());
+        };
+        let next_game = job.next_game;
+        if let Err(e) = job.run() {
+            return Err(e.leaving(&self.left()));
+        }
+        self.saved_at = Some(next_game);
+        self.last_checkpoint = Instant::now();
+        Ok(())
+    }
+
+    /// Starts a checkpoint on its own thread: the rows are flushed to the
+    /// files here, and the syncs (which on a large file can take a good
+    /// part of a second) and the checkpoint's write happen there, while
+    /// this thread goes on writing rows. Syncing a file makes durable every
+    /// byte written to it so far, the checkpoint's rows and perhaps more,
+    /// and the checkpoint is written only after: the guarantee of
+    /// [`Writer::save_checkpoint`] holds. One at a time: the caller starts
+    /// one only when none is in flight.
+    fn begin_checkpoint(&mut self) -> Result<(), RunError> {
+        debug_assert!(self.pending.is_none());
+        let Some(job) = self.checkpoint_job()? else {
+            return Ok(());
+        };
+        let next_game = job.next_game;
+        let done = std::thread::Builder::new()
+            .name("checkpoint".into())
+            .spawn(move || job.run())
+            .map_err(|e| RunError::Internal(format!("cannot start a checkpoint thread: {e}")))?;
+        self.pending = Some(PendingCheckpoint { next_game, done });
+        self.last_checkpoint = Instant::now();
+        Ok(())
+    }
+
+    /// Waits for the checkpoint in flight, if any: once it is on disk the
+    /// run can resume from it.
+    pub(super) fn settle_checkpoint(&mut self) -> Result<(), RunError> {
+        let Some(pending) = self.pending.take() else {
+            return Ok(());
+        };
+        match pending.done.join() {
+            Ok(Ok(())) => {
+                self.saved_at = Some(pending.next_game);
+                Ok(())
+            }
+            Ok(Err(e)) => Err(e.leaving(&self.left())),
+            Err(_) => Err(RunError::Internal("the checkpoint thread panicked".into())),
+        }
+    }
+
+    /// Flushes every output and seals a checkpoint of where they stand:
+    /// what is left to do is the syncs and the write ([`CheckpointJob::run`]).
+    fn checkpoint_job(&mut self) -> Result<Option<CheckpointJob>, RunError> {
+        let Some(path) = self.checkpoint.clone() else {
+            return Ok(None);
+        };
+        let mut files = Vec::new();
+        for which in [Which::Csv, Which::Side, Which::Bundle] {
+            let sink = match which {
+                Which::Csv => Some(&mut self.csv),
+                Which::Side => self.side.as_mut(),
+                Which::Bundle => self.bundle.as_mut(),
+            };
+            let Some(sink) = sink else { continue };
+            let name = sink
+                .destination()
+                .map_or("the output".into(), Destination::describe);
+            let r = sink.to_sync();
+            if let Some(file) = self.check(r, which)? {
+                files.push((name, file));
+            }
+        }
+        let next_game = self.progress.first + self.progress.done;
+        let ckpt = Checkpoint {
+            identity: self.identity.clone(),
+            shard: self.shard,
+            next_game,
+            csv: self.csv.resume_point().into(),
+            side: self.side.as_ref().map(|s| s.resume_point().into()),
+            bundle: self.bundle.as_ref().map(|s| s.resume_point().into()),
+            elapsed_s: self.elapsed(),
+            started_unix_s: self.started_unix_s,
+            state: self.state(),
+        };
+        let sealed = ckpt
+            .seal()
+            .map_err(|e| RunError::Internal(format!("checkpoint: {e}")))?;
+        Ok(Some(CheckpointJob {
+            files,
+            path,
+            sealed,
+            next_game,
+        }))
+    }
+
+    fn state(&self) -> Vec<crate::sim::stats::AccumulatorState> {
+        // Names are filled in by the caller that knows the metrics; the
+        // checkpoint only needs the order.
+        self.accs.iter().map(|a| a.to_state("")).collect()
+    }
+
+    /// Completes the run in an order that never lets a file claim more than
+    /// is true: every output synced (and a last checkpoint saved), the
+    /// histograms and summary written under temporary names, then the CSVs
+    /// renamed into place, then the histograms, and the summary last.
+    pub(super) fn finish(
+        mut self,
+        config: &RunConfig,
+        metrics: &[Metric],
+        range: Range<u64>,
+        threads: usize,
+    ) -> Result<RunOutcome, RunError> {
+        self.progress.finish();
+        if self.checkpoint.is_some() {
+            self.save_checkpoint()?;
+        } else {
+            let r = self.csv.flush();
+            self.check(r, Which::Csv)?;
+        }
+        let wall = self.elapsed();
+        let played = range.end - range.start;
+        let summary_at = config.summary.as_deref().unwrap_or(Path::new("-"));
+        let record = |sink: Option<&StreamSink>, given: Option<&Path>| {
+            let sink = sink?;
+            let dest = sink.destination()?;
+            Some(FileRecord::new(
+                given
+                    .filter(|_| dest.is_regular())
+                    .map(|p| recorded_path(p, summary_at)),
+                sink.rows(),
+                sink.bytes(),
+                sink.digest(),
+            ))
+        };
+        let mut summary = Summary {
+            format: SUMMARY_FORMAT.to_string(),
+            identity: self.identity.clone(),
+            command: config.command.clone(),
+            shard: self.shard,
+            first_game: range.start,
+            end_game: range.end,
+            threads,
+            started_unix_s: self.started_unix_s,
+            finished_unix_s: unix_now(),
+            wall_time_s: wall,
+            games_per_s: if wall > 0.0 {
+                played as f64 / wall
+            } else {
+                0.0
+            },
+            merged: None,
+            csv: record(Some(&self.csv), config.out.as_deref()),
+            side_csv: record(self.side.as_ref(), config.side_out.as_deref()),
+            bundle: record(self.bundle.as_ref(), config.files_bundle.as_deref()),
+            metrics: metrics
+                .iter()
+                .zip(&self.accs)
+                .map(|(m, a)| a.summarize(&m.name))
+                .collect(),
+            state: metrics
+                .iter()
+                .zip(&self.accs)
+                .map(|(m, a)| a.to_state(&m.name))
+                .collect(),
+            checksum: String::new(),
+        };
+        let reports = stage_reports(
+            &mut summary,
+            metrics,
+            &self.accs,
+            config.summary.as_deref(),
+            config.hist.as_deref(),
+        )
+        .map_err(|e| {
+            let note = match &self.checkpoint {
+                Some(ckpt) => format!(
+                    "; nothing was renamed into place: the complete {} kept with the \
+                     checkpoint {}: run the same command with --resume to finish",
+                    self.partials().join(", "),
+                    ckpt.display()
+                ),
+                None => String::new(),
+            };
+            e.leaving(&note)
+        })?;
+        let Writer {
+            csv,
+            side,
+            bundle,
+            checkpoint,
+            ..
+        } = self;
+        for sink in [Some(csv), side, bundle].into_iter().flatten() {
+            let name = sink
+                .destination()
+                .and_then(Destination::final_path)
+                .map_or("the output".into(), |p| p.display().to_string());
+            sink.commit()
+                .map_err(RunError::io(format!("cannot rename {name} into place")))?;
+        }
+        if let Some(ckpt) = &checkpoint {
+            let _ = std::fs::remove_file(ckpt);
+        }
+        commit_reports(reports)?;
+        if !config.quiet {
+            let _ = io::stderr().write_all(summary_table(&summary).as_bytes());
+        }
+        Ok(RunOutcome { summary })
+    }
+}
