@@ -34,7 +34,6 @@ use super::stats::{round_to_i64, Accumulator, Folded};
 use super::{Game, Metric, MetricKind, Observations, Row};
 use crate::rng::game_rng;
 
-
 mod outputs;
 mod writer;
 pub(crate) use outputs::check_distinct;
@@ -637,7 +636,6 @@ fn play_chunk<G: Game>(
         stats,
     })
 }
-
 
 /// Writes the histogram files and the sealed summary of a finished run (or
 /// of a merge) under temporary names, all or none; [`commit_reports`]

@@ -245,7 +245,12 @@ impl Writer {
     /// Ends a run stopped by `signal`: every output synced and, for a run
     /// that can resume, a checkpoint of the rows written; the error says
     /// what was kept and the command that continues.
-    pub(super) fn interrupted(mut self, signal: i32, config: &RunConfig, range: &Range<u64>) -> RunError {
+    pub(super) fn interrupted(
+        mut self,
+        signal: i32,
+        config: &RunConfig,
+        range: &Range<u64>,
+    ) -> RunError {
         self.progress.finish();
         let at = self.progress.first + self.progress.done;
         let head = format!(
