@@ -44,11 +44,11 @@ use rand::Rng;
 use super::feasible::prune;
 use super::query::Prepared;
 use super::range::Range;
-use super::sampler::{play_out, should_stop, Seat, PILOT_DEALS};
+use super::sampler::{pilot_acceptance, Seat, Trials};
 use super::tally::Tally;
 use super::types::{EquityError, MAX_PLAYERS};
 use crate::cards::CardSet;
-use crate::holdem::eval::{Hand, Strength};
+use crate::holdem::eval::Hand;
 use crate::rng::GameRng;
 
 /// The most joint deals of the table players kept (32 bytes each at most).
@@ -266,11 +266,7 @@ impl Direct {
     /// The share of proposals that are valid, from [`PILOT_DEALS`] of them
     /// (at least one in `PILOT_DEALS`).
     pub(super) fn acceptance(&self, rng: &mut GameRng) -> f64 {
-        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
-        let valid = (0..PILOT_DEALS)
-            .filter(|_| self.propose(rng, &mut hands).is_some())
-            .count() as f64;
-        valid.max(1.0) / PILOT_DEALS as f64
+        pilot_acceptance(rng, |rng, hands| self.propose(rng, hands))
     }
 
     /// `size` accepted trials, or fewer when `deadline` passes or `cancel`
@@ -282,35 +278,17 @@ impl Direct {
         deadline: Option<Instant>,
         cancel: Option<&AtomicBool>,
     ) -> Tally {
-        let n = self.n;
-        let mut tally = Tally::default();
-        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
-        let mut strengths = [0 as Strength; MAX_PLAYERS];
-        let mut accepted = 0;
-        let mut drawn = 0u64;
-        while accepted < size {
-            drawn += 1;
-            if drawn.is_multiple_of(4096) && should_stop(deadline, cancel) {
-                break;
-            }
-            let Some(used) = self.propose(rng, &mut hands) else {
-                continue;
-            };
-            play_out(
-                rng,
-                self.board,
-                used,
-                self.missing,
-                &hands[..n],
-                &mut strengths,
-                &mut tally,
-            );
-            accepted += 1;
-        }
-        if n == 2 {
-            tally.finish_heads_up();
-        }
-        tally
+        let trials = Trials {
+            board: self.board,
+            missing: self.missing,
+            players: self.n,
+            size,
+            deadline,
+            cancel,
+        };
+        trials.run(rng, [Hand::EMPTY; MAX_PLAYERS], |rng, hands| {
+            self.propose(rng, hands)
+        })
     }
 }
 

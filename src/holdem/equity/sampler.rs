@@ -119,12 +119,8 @@ impl<'a> Sampler<'a> {
     /// twice), from [`PILOT_DEALS`] draws; at least one in `PILOT_DEALS`
     /// (a valid deal exists: [`Query::prepare`] checked it).
     pub(super) fn acceptance(&self, rng: &mut GameRng) -> f64 {
-        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
         let n = self.p.players();
-        let valid = (0..PILOT_DEALS)
-            .filter(|_| self.deal_holes(rng, &mut hands[..n]).is_some())
-            .count() as f64;
-        valid.max(1.0) / PILOT_DEALS as f64
+        pilot_acceptance(rng, |rng, hands| self.deal_holes(rng, &mut hands[..n]))
     }
 
     /// `size` accepted trials, or fewer if `deadline` passes first (only
@@ -138,42 +134,22 @@ impl<'a> Sampler<'a> {
         cancel: Option<&AtomicBool>,
     ) -> Tally {
         let n = self.p.players();
-        let missing = 5 - self.p.board.len();
-        let mut tally = Tally::default();
-        let mut hands = match &self.fixed {
+        let hands = match &self.fixed {
             Some((_, fixed)) => *fixed,
             None => [Hand::EMPTY; MAX_PLAYERS],
         };
-        let mut strengths = [0 as Strength; MAX_PLAYERS];
-        let mut accepted = 0;
-        let mut drawn = 0u64;
-        while accepted < size {
-            drawn += 1;
-            if drawn.is_multiple_of(4096) && should_stop(deadline, cancel) {
-                break;
-            }
-            let dealt = match &self.fixed {
-                Some((used, _)) => Some(*used),
-                None => self.deal_holes(rng, &mut hands[..n]),
-            };
-            let Some(used) = dealt else {
-                continue;
-            };
-            play_out(
-                rng,
-                self.board,
-                used,
-                missing,
-                &hands[..n],
-                &mut strengths,
-                &mut tally,
-            );
-            accepted += 1;
-        }
-        if n == 2 {
-            tally.finish_heads_up();
-        }
-        tally
+        let trials = Trials {
+            board: self.board,
+            missing: 5 - self.p.board.len(),
+            players: n,
+            size,
+            deadline,
+            cancel,
+        };
+        trials.run(rng, hands, |rng, hands| match &self.fixed {
+            Some((used, _)) => Some(*used),
+            None => self.deal_holes(rng, &mut hands[..n]),
+        })
     }
 
     /// Deals every player a combination; `None` when two collide.
@@ -204,6 +180,73 @@ pub(super) fn should_stop(deadline: Option<Instant>, cancel: Option<&AtomicBool>
 /// then records the showdown of `hands` in `tally`: the rest of a trial,
 /// whichever way its hole cards were drawn.
 #[inline(always)]
+/// The share of `propose`'s deals that are valid, from [`PILOT_DEALS`] of
+/// them (at least one in `PILOT_DEALS`): how a sampler's cost is foreseen.
+pub(super) fn pilot_acceptance(
+    rng: &mut GameRng,
+    mut propose: impl FnMut(&mut GameRng, &mut [Hand; MAX_PLAYERS]) -> Option<CardSet>,
+) -> f64 {
+    let mut hands = [Hand::EMPTY; MAX_PLAYERS];
+    let valid = (0..PILOT_DEALS)
+        .filter(|_| propose(rng, &mut hands).is_some())
+        .count() as f64;
+    valid.max(1.0) / PILOT_DEALS as f64
+}
+
+/// A batch of trials to tally: the board so far, the players, how many
+/// accepted trials, and when to stop early.
+pub(super) struct Trials<'a> {
+    pub board: Hand,
+    pub missing: usize,
+    pub players: usize,
+    pub size: u64,
+    pub deadline: Option<Instant>,
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl Trials<'_> {
+    /// The loop both samplers share: `propose` deals the players' hole
+    /// cards into `hands` (`None` when they collide: the deal is redrawn),
+    /// then the board is completed and the showdown tallied. Stops after
+    /// `size` accepted trials, or early when `deadline` passes or `cancel`
+    /// is set (checked every 4,096 draws).
+    pub(super) fn run(
+        &self,
+        rng: &mut GameRng,
+        mut hands: [Hand; MAX_PLAYERS],
+        mut propose: impl FnMut(&mut GameRng, &mut [Hand; MAX_PLAYERS]) -> Option<CardSet>,
+    ) -> Tally {
+        let n = self.players;
+        let mut tally = Tally::default();
+        let mut strengths = [0 as Strength; MAX_PLAYERS];
+        let mut accepted = 0;
+        let mut drawn = 0u64;
+        while accepted < self.size {
+            drawn += 1;
+            if drawn.is_multiple_of(4096) && should_stop(self.deadline, self.cancel) {
+                break;
+            }
+            let Some(used) = propose(rng, &mut hands) else {
+                continue;
+            };
+            play_out(
+                rng,
+                self.board,
+                used,
+                self.missing,
+                &hands[..n],
+                &mut strengths,
+                &mut tally,
+            );
+            accepted += 1;
+        }
+        if n == 2 {
+            tally.finish_heads_up();
+        }
+        tally
+    }
+}
+
 pub(super) fn play_out(
     rng: &mut GameRng,
     board: Hand,
