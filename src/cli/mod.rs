@@ -13,6 +13,7 @@ pub mod numbers;
 mod replay;
 pub mod sim_args;
 mod solve;
+mod stats;
 mod tienlen;
 mod verify;
 
@@ -47,6 +48,9 @@ pub enum Command {
     Holdem(holdem::HoldemArgs),
     /// Replay PHH hand histories through the table engine.
     Replay(replay::ReplayArgs),
+    /// Player statistics (VPIP, PFR, 3-bet, c-bet, AF, WTSD, bb/100...)
+    /// over PHH hand histories.
+    Stats(stats::StatsArgs),
     /// Simulate fishing-game (金钩钓鱼) matches.
     Fishing(fishing::FishingArgs),
     /// Simulate Tiến lên games among agents, or use its rules engine.
@@ -117,6 +121,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Equity(a) => equity::run(a),
         Command::Holdem(a) => holdem::run(a),
         Command::Replay(a) => replay::run(a),
+        Command::Stats(a) => stats::run(a),
         Command::Fishing(a) => fishing::run(a),
         Command::Tienlen(a) => tienlen::run(a),
         Command::Solve(a) => solve::run(a),

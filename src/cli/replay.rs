@@ -57,7 +57,7 @@ fn matches(pattern: &[char], name: &[char]) -> bool {
 
 /// The files one argument names: itself, a directory's `.phh`/`.phhs`
 /// files in name order, or the files a pattern in its last part matches.
-fn expand(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+pub(super) fn expand(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let name = path.display().to_string();
     let listing = |dir: &Path, keep: &dyn Fn(&Path) -> bool| -> anyhow::Result<Vec<PathBuf>> {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir)

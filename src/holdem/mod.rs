@@ -13,6 +13,7 @@ pub mod equity;
 pub mod eval;
 pub mod phh;
 pub mod sim;
+pub mod stats;
 pub mod table;
 
 /// Two hole cards from text, for unit tests (`"As Kd"`).

@@ -26,6 +26,7 @@
 mod actions;
 pub mod amount;
 mod export;
+pub mod stream;
 mod verdict;
 
 pub use export::{export, export_many, export_section};
@@ -240,9 +241,8 @@ pub fn split_sections(text: &str) -> Option<Vec<(String, Result<toml::Table, Phh
     let mut starts = Vec::new();
     let mut at = 0;
     for line in text.split_inclusive('\n') {
-        let l = line.trim();
-        if l.len() > 2 && l.starts_with('[') && l.ends_with(']') && !l.starts_with("[[") {
-            starts.push((at, l[1..l.len() - 1].trim().to_string()));
+        if let Some(name) = stream::header(line) {
+            starts.push((at, name.to_string()));
         }
         at += line.len();
     }
