@@ -310,6 +310,48 @@ impl Tables {
         self.row_hash(SEVEN_ROWS, SEVEN_SLOTS, SEVEN_SLOT_MASK, rank_key)
     }
 
+    /// The strength of 5 or 6 cards with this rank key (a sum of
+    /// [`rank_unit`]s) when no five of them share a suit: how Omaha adds a
+    /// hole pair's key to a board triple's and looks the sum up.
+    #[inline(always)]
+    pub fn fewer_rank_strength(&self, rank_key: u32) -> Strength {
+        self.row_hash(FEWER_ROWS, FEWER_SLOTS, FEWER_SLOT_MASK, rank_key)
+    }
+
+    /// Where [`Self::strength`] reads `hand`'s strength in the one array of
+    /// tables: a hand's slot depends on its rank multiset alone (or, with
+    /// five cards of a suit, on that suit's rank mask), so another table of
+    /// the same layout can hold other rules' strengths for the same slots
+    /// (short deck, [`crate::holdem::shortdeck`]). Equal to `strength` read
+    /// through [`Self::at`].
+    #[inline(always)]
+    pub fn strength_index(&self, hand: Hand) -> usize {
+        let flush = hand.key & FLUSH_BITS;
+        if flush != 0 {
+            let suit = (flush.trailing_zeros() - SUIT_SHIFT - 3) / 4;
+            let mask = (hand.suits >> (16 * suit)) as u16;
+            return FLUSHES + (mask & 0x1fff) as usize;
+        }
+        let (rows, slots, slot_mask) = if hand.key & FEWER_BIT == 0 {
+            (SEVEN_ROWS, SEVEN_SLOTS, SEVEN_SLOT_MASK)
+        } else {
+            (FEWER_ROWS, FEWER_SLOTS, FEWER_SLOT_MASK)
+        };
+        let rank_key = hand.key as u32;
+        let offset = self.t[rows + (rank_key as usize & ROW_MASK)];
+        let slot = (rank_key >> ROW_BITS) as usize + offset as usize;
+        slots + (slot & slot_mask)
+    }
+
+    /// The entry at `index` (a [`Self::strength_index`]).
+    #[inline(always)]
+    pub fn at(&self, index: usize) -> Strength {
+        self.t[index]
+    }
+
+    /// The number of entries: the length of a table with this layout.
+    pub const LEN: usize = TABLES_LEN;
+
     /// The strength of a hand of at most 7 cards holding these five or more
     /// cards of one suit (a 13-bit rank mask): its best flush or straight
     /// flush, which with 7 cards nothing else in the hand can beat.
@@ -528,6 +570,9 @@ mod tests {
                     "{}",
                     crate::cards::format_cards(cards)
                 );
+                // The slot read through the index is the strength.
+                let hand = Hand::from_cards(cards);
+                assert_eq!(tables().at(tables().strength_index(hand)), hand.strength());
                 // The fast subset pick is the reference's subset.
                 assert_eq!(strongest_five(cards), reference::best_five(cards).0);
             }

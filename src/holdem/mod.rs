@@ -2,7 +2,8 @@
 //! hand histories and the simulation.
 //!
 //! Layers, bottom up: [`eval`] ranks 5 to 7 cards (one at a time or many
-//! at once); [`equity`] parses the ranges players write and enumerates or
+//! at once), [`omaha`] and [`shortdeck`] rank those variants' hands on
+//! the same tables; [`equity`] parses the ranges players write and enumerates or
 //! samples showdowns, and measures the table's all-in equity; [`table`] is
 //! the no-limit betting state machine with its pots; [`agents`] play it;
 //! [`phh`] writes and replays hand histories; [`sim`] is the `holdem`
@@ -11,7 +12,9 @@
 pub mod agents;
 pub mod equity;
 pub mod eval;
+pub mod omaha;
 pub mod phh;
+pub mod shortdeck;
 pub mod sim;
 pub mod stats;
 pub mod table;

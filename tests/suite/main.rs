@@ -29,3 +29,4 @@ mod solver_cli;
 mod solver_reference;
 mod tienlen_cli;
 mod tienlen_rules;
+mod variants_eval;
