@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 fn game(agent: AgentKind) -> HoldemGame {
     HoldemGame {
-        agents: vec![agent; 6],
+        agents: vec![agent.into(); 6],
         stacks: StackSpec::Fixed(200),
         small_blind: 1,
         big_blind: 2,

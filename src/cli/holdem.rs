@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::sim_args::SimArgs;
-use crate::holdem::agents::AgentKind;
+use crate::holdem::agents::spec;
 use crate::holdem::sim::{HoldemGame, StackSpec};
 use crate::holdem::table::pots::OddChips;
 use crate::holdem::table::ShortBigBlind;
@@ -151,21 +151,8 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
             args.players
         ));
     }
-    let named = args
-        .agents
-        .split(',')
-        .map(AgentKind::parse)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    let agents = match named.len() {
-        1 => vec![named[0]; players],
-        k if k == players => named,
-        k => {
-            return Err(format!(
-            "--agents lists {k} agents for {players} players (give one for all, or one per seat)"
-        ))
-        }
-    };
+    let agents =
+        spec::parse_agents(&args.agents, players, &spec::builtin).map_err(|e| e.to_string())?;
     let (small_blind, big_blind) = parse_blinds(&args.blinds)?;
     let stacks = StackSpec::parse(&args.stacks, big_blind).map_err(|e| e.to_string())?;
     let (odd_chips, short_big_blind) = if args.pokerkit {

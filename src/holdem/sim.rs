@@ -6,11 +6,12 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use rand::seq::SliceRandom;
 use rand::RngExt;
 
-use super::agents::{Agent, AgentKind};
+use super::agents::{Agent, AgentSpec, AgentView, Answer, External, Session};
 use super::equity::allin::{all_in_equity, AllInEquity};
 use super::eval::category;
 use super::phh;
@@ -18,7 +19,7 @@ use super::table::pots::{build_pots, OddChips};
 use super::table::{Buffers, Config, HandState, Seat, ShortBigBlind};
 use crate::cards::Card;
 use crate::rng::GameRng;
-use crate::sim::{Extras, Game, Metric, MetricKind, Observations, Row};
+use crate::sim::{Extras, Game, GameFailure, Metric, MetricKind, Observations, Row};
 
 /// How each seat's starting stack is chosen, in chips.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,7 +112,7 @@ impl fmt::Display for StackSpec {
 #[derive(Clone, Debug)]
 pub struct HoldemGame {
     /// One agent per seat (2 to 10 seats).
-    pub agents: Vec<AgentKind>,
+    pub agents: Vec<AgentSpec>,
     pub stacks: StackSpec,
     pub small_blind: u64,
     pub big_blind: u64,
@@ -237,11 +238,57 @@ fn ev_net(r: &HoldemRecord, s: usize) -> f64 {
 
 const FIXED_METRICS: usize = 8;
 
-/// What a worker reuses from hand to hand: the deck, and the last hand's
-/// heap buffers ([`Game::recycle`] hands them back).
+/// What a worker reuses from hand to hand: the deck, the last hand's
+/// heap buffers ([`Game::recycle`] hands them back), and its sessions with
+/// the agents the user brought (given back to them when it is dropped).
 pub struct Scratch {
     deck: Vec<Card>,
     buffers: Buffers,
+    /// Per seat, its external agent's entry in `sessions`.
+    session_of: Vec<Option<usize>>,
+    sessions: Vec<Seated>,
+}
+
+/// One external agent as a worker sees it: opened at its first decision.
+struct Seated {
+    agent: Arc<dyn External>,
+    session: Option<Result<Box<dyn Session>, String>>,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        for seated in &mut self.sessions {
+            if let Some(Ok(session)) = seated.session.take() {
+                seated.agent.give_back(session);
+            }
+        }
+    }
+}
+
+impl Scratch {
+    /// The answer of seat `seat`'s external agent to `view`.
+    fn ask(&mut self, seat: usize, view: &AgentView) -> Result<String, String> {
+        let Some(k) = self.session_of.get(seat).copied().flatten() else {
+            return Err("internal error: no session for this seat".into());
+        };
+        let seated = &mut self.sessions[k];
+        let agent = &seated.agent;
+        match seated.session.get_or_insert_with(|| agent.session()) {
+            Ok(session) => session.act(view),
+            Err(why) => Err(why.clone()),
+        }
+    }
+}
+
+/// Salt of the seed an external agent gets per hand (see [`agent_seed`]).
+const AGENT_SEED_SALT: u64 = 0x6167_656e_745f_7365; // "agent_se"
+
+/// The seed the view gives external agents in a hand: drawn from a copy
+/// of the hand's generator (so the hand's own draws are unchanged) and
+/// mixed, a function of the run's seed and the hand only.
+fn agent_seed(rng: &GameRng) -> u64 {
+    use rand::Rng;
+    crate::rng::mix64(rng.clone().next_u64() ^ AGENT_SEED_SALT)
 }
 
 impl Game for HoldemGame {
@@ -253,7 +300,7 @@ impl Game for HoldemGame {
     }
 
     fn options(&self) -> BTreeMap<String, String> {
-        let agents: Vec<&str> = self.agents.iter().map(|a| a.name()).collect();
+        let agents: Vec<String> = self.agents.iter().map(|a| a.to_string()).collect();
         BTreeMap::from([
             ("players".into(), self.players().to_string()),
             ("agents".into(), agents.join(",")),
@@ -323,9 +370,31 @@ impl Game for HoldemGame {
     }
 
     fn new_scratch(&self) -> Scratch {
+        // Seats played by the same agent value share its session.
+        let mut sessions: Vec<Seated> = Vec::new();
+        let session_of = self
+            .agents
+            .iter()
+            .map(|a| {
+                let agent = a.external()?;
+                let k = match sessions.iter().position(|s| Arc::ptr_eq(&s.agent, agent)) {
+                    Some(k) => k,
+                    None => {
+                        sessions.push(Seated {
+                            agent: Arc::clone(agent),
+                            session: None,
+                        });
+                        sessions.len() - 1
+                    }
+                };
+                Some(k)
+            })
+            .collect();
         Scratch {
             deck: (0..52).map(Card::from_index).collect(),
             buffers: Buffers::default(),
+            session_of,
+            sessions,
         }
     }
 
@@ -333,9 +402,20 @@ impl Game for HoldemGame {
         scratch.buffers = record.hand.into_buffers();
     }
 
-    fn play(&self, _index: u64, rng: &mut GameRng, scratch: &mut Scratch) -> HoldemRecord {
-        let Scratch { deck, buffers } = scratch;
-        let mut buffers = std::mem::take(buffers);
+    fn play(&self, index: u64, rng: &mut GameRng, scratch: &mut Scratch) -> HoldemRecord {
+        self.try_play(index, rng, scratch)
+            .unwrap_or_else(|e| panic!("a hand played outside the runner failed: {e}"))
+    }
+
+    fn try_play(
+        &self,
+        index: u64,
+        rng: &mut GameRng,
+        scratch: &mut Scratch,
+    ) -> Result<HoldemRecord, GameFailure> {
+        let external = !scratch.sessions.is_empty();
+        let seed = if external { agent_seed(rng) } else { 0 };
+        let mut buffers = std::mem::take(&mut scratch.buffers);
         let n = self.players();
         let button = rng.random_range(0..n);
         let mut stacks = std::mem::take(&mut buffers.stacks);
@@ -345,6 +425,7 @@ impl Game for HoldemGame {
         // not carry one hand's order into the next: a hand depends on its
         // index and seed only). Only the 2n + 5 cards a hand can deal are
         // drawn: a partial Fisher-Yates shuffle puts them at the end.
+        let deck = &mut scratch.deck;
         for (i, c) in deck.iter_mut().enumerate() {
             *c = Card::from_index(i as u8);
         }
@@ -352,12 +433,37 @@ impl Game for HoldemGame {
         let mut hand = HandState::new_reusing(self.config(stacks, button), dealt, buffers)
             .expect("the table was validated before the run");
         while let Some(view) = hand.view() {
-            let mut agent = self.agents[view.seat()];
-            let action = agent.act(&view, rng);
+            let seat = view.seat();
+            let action = match &self.agents[seat] {
+                AgentSpec::Builtin(kind) => {
+                    let mut agent = *kind;
+                    agent.act(&view, rng)
+                }
+                AgentSpec::External(agent) => {
+                    let legal = view.legal();
+                    let view = AgentView::of(&hand, index, seed).expect("a seat to act");
+                    let fail = |why: String| {
+                        GameFailure(format!(
+                            "hand {index}, seat {} ({}): {why}",
+                            seat + 1,
+                            agent.spec()
+                        ))
+                    };
+                    let text = scratch.ask(seat, &view).map_err(fail)?;
+                    let answer = Answer::parse(&text).map_err(|e| fail(e.to_string()))?;
+                    answer.resolve(&legal).ok_or_else(|| {
+                        fail(format!(
+                            "answer '{answer}' is not legal (legal: {})",
+                            view.legal
+                        ))
+                    })?
+                }
+            };
             if let Err(e) = hand.apply(action) {
-                // Agents choose from the legal actions they are shown: this
-                // is a bug in an agent, caught by the tests.
-                panic!("agent {agent} chose an illegal action {action:?}: {e}");
+                // Built-in agents choose from the legal actions they are
+                // shown, and answers are checked above: a bug, caught by
+                // the tests.
+                panic!("seat {seat} chose an illegal action {action:?}: {e}");
             }
         }
         let allin = hand
@@ -379,11 +485,11 @@ impl Game for HoldemGame {
                 )
             });
         let figures = figures(&hand);
-        HoldemRecord {
+        Ok(HoldemRecord {
             hand,
             allin,
             figures,
-        }
+        })
     }
 
     fn write_row(&self, r: &HoldemRecord, row: &mut Row<'_>) {

@@ -98,6 +98,12 @@ impl Metric {
     }
 }
 
+/// Why a game could not be played: one line naming the game (hand, seat,
+/// what went wrong), shown as the run's error.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct GameFailure(pub String);
+
 /// A game the runner can play. Implementations are cheap to share across
 /// threads (`Sync`); per-thread buffers live in [`Game::Scratch`].
 pub trait Game: Sync {
@@ -126,6 +132,20 @@ pub trait Game: Sync {
 
     /// Plays game `index` with its own generator.
     fn play(&self, index: u64, rng: &mut GameRng, scratch: &mut Self::Scratch) -> Self::Record;
+
+    /// Plays game `index`, or says why it cannot: a player the user brought
+    /// (a program, a Python function) broke its contract. The runner keeps
+    /// every game before it (checkpointed when it can resume) and ends the
+    /// run with [`crate::sim::RunError::GameFailed`]. Games whose players
+    /// are all built in never fail: the default plays [`Game::play`].
+    fn try_play(
+        &self,
+        index: u64,
+        rng: &mut GameRng,
+        scratch: &mut Self::Scratch,
+    ) -> Result<Self::Record, GameFailure> {
+        Ok(self.play(index, rng, scratch))
+    }
 
     /// Takes back a record the runner is done with (its row written, its
     /// metrics observed), so that the next [`Game::play`] can reuse its

@@ -31,7 +31,7 @@ use super::sink::{
     Staged, StreamSink,
 };
 use super::stats::{round_to_i64, Accumulator, Folded};
-use super::{Game, Metric, MetricKind, Observations, Row};
+use super::{Game, GameFailure, Metric, MetricKind, Observations, Row};
 use crate::rng::game_rng;
 
 mod outputs;
@@ -157,6 +157,12 @@ pub enum RunError {
     /// resume. The process exits with 128 + `signal`.
     #[error("{message}")]
     Interrupted { signal: i32, message: String },
+    /// A game could not be played (a player the user brought broke its
+    /// contract, see [`Game::try_play`]): every game before it was written
+    /// and, when the run can resume, checkpointed; the message names the
+    /// game and says what was kept (exit status 2).
+    #[error("{0}")]
+    GameFailed(String),
     /// Stopped through [`RunConfig::cancel`]; nothing was cleaned up or
     /// checkpointed (the caller that cancelled owns the outputs).
     #[error("cancelled")]
@@ -165,7 +171,7 @@ pub enum RunError {
 
 impl RunError {
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, RunError::Input(_))
+        matches!(self, RunError::Input(_) | RunError::GameFailed(_))
     }
 
     pub fn is_broken_pipe(&self) -> bool {
@@ -222,6 +228,9 @@ struct ChunkOut {
     files: Vec<(String, Vec<u8>)>,
     /// Per metric, the chunk's stored (fixed-point) values folded.
     stats: Vec<Folded>,
+    /// The game that could not be played, which ends the chunk (and the
+    /// run): the outputs above hold every game before it.
+    failed: Option<super::GameFailure>,
 }
 
 /// Plays `game` over the configured games and writes the configured outputs.
@@ -359,7 +368,9 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
             Err(e) => Err(writer.give_up(e)),
         });
         let mut next = start.next;
-        while next < range.end && !stop() {
+        // A failed game ends the run: no batch after its own is started.
+        let failed = std::sync::atomic::AtomicBool::new(false);
+        while next < range.end && !stop() && !failed.load(std::sync::atomic::Ordering::Relaxed) {
             let end = (next + batch_games).min(range.end);
             let chunks: Vec<Range<u64>> = (next..end)
                 .step_by(CHUNK_GAMES as usize)
@@ -370,7 +381,12 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
                     .into_par_iter()
                     .map(|r| {
                         let csv_columns = want_csv.then_some(columns.len());
-                        play_chunk(game, config.seed, r, &kinds, csv_columns, wanted, stop)
+                        let out =
+                            play_chunk(game, config.seed, r, &kinds, csv_columns, wanted, stop);
+                        if matches!(&out, Ok(c) if c.failed.is_some()) {
+                            failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        out
                     })
                     .collect()
             });
@@ -581,6 +597,8 @@ fn play_chunk<G: Game>(
         .collect();
     let mut obs = Observations::default();
     let scales: Vec<f64> = kinds.iter().map(|k| f64::from(k.scale())).collect();
+    let mut failed: Option<GameFailure> = None;
+    let mut played = 0;
     for index in games.clone() {
         // A chunk of slow games (solve) takes seconds: a stopped run drops
         // it (the writer, which saw the stop first, never reads this).
@@ -588,7 +606,14 @@ fn play_chunk<G: Game>(
             return Err(RunError::Cancelled);
         }
         let mut rng = game_rng(seed, index);
-        let record = game.play(index, &mut rng, &mut scratch);
+        let record = match game.try_play(index, &mut rng, &mut scratch) {
+            Ok(record) => record,
+            Err(failure) => {
+                failed = Some(failure);
+                break;
+            }
+        };
+        played += 1;
         if let Some(columns) = csv_columns {
             let mut row = Row::new(&mut csv);
             row.int(index);
@@ -628,12 +653,13 @@ fn play_chunk<G: Game>(
         .map(|(&kind, vals)| Folded::fold(kind, vals, &mut table))
         .collect();
     Ok(ChunkOut {
-        games: games.end - games.start,
+        games: played,
         csv,
         side,
         side_rows,
         files,
         stats,
+        failed,
     })
 }
 

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 fn game(agents: &[AgentKind], stacks: StackSpec) -> HoldemGame {
     HoldemGame {
-        agents: agents.to_vec(),
+        agents: agents.iter().map(|&a| a.into()).collect(),
         stacks,
         small_blind: 1,
         big_blind: 2,

@@ -14,6 +14,7 @@ mod cli_runner;
 mod equity_rare_deals;
 mod eval_equity_cli;
 mod file_contract;
+mod holdem_agents;
 mod holdem_cli;
 mod holdem_equity;
 mod holdem_eval_oracle;

@@ -148,7 +148,10 @@ fn pokerkit_agrees_on_random_and_simulated_hands() {
             AgentKind::Station,
             AgentKind::Random,
             AgentKind::PushFold,
-        ],
+        ]
+        .into_iter()
+        .map(Into::into)
+        .collect(),
         stacks: StackSpec::Uniform(6, 300),
         small_blind: 1,
         big_blind: 2,

@@ -136,6 +136,10 @@ impl Writer {
                     acc.absorb(folded);
                 }
                 games += chunk.games;
+                if let Some(failure) = chunk.failed {
+                    self.progress.advance(games);
+                    return Err(self.game_failed(failure));
+                }
             }
             self.progress.advance(games);
             if self
@@ -151,6 +155,18 @@ impl Writer {
             }
         }
         Ok(())
+    }
+
+    /// Ends the run at a game that could not be played: every game before
+    /// it is written; a run that can resume checkpoints them, so that the
+    /// same command with `--resume` starts again at the failed game.
+    fn game_failed(&mut self, failure: GameFailure) -> RunError {
+        if self.checkpoint.is_some() {
+            if let Err(e) = self.save_checkpoint() {
+                return e;
+            }
+        }
+        RunError::GameFailed(format!("{failure}{}", self.left()))
     }
 
     /// Turns a failed write into an error naming the output and saying what

@@ -14,8 +14,13 @@
 //! - `pushfold`: preflop all-in or fold by a Chen-score chart that widens as
 //!   the effective stack shortens (calls an all-in with a tighter chart);
 //!   postflop it checks or calls.
+//!
+//! Agents the user brings (a program, a Python function) see an
+//! [`AgentView`] and answer in PHH notation ([`Answer`]): see
+//! docs/agents.md.
 
 use std::fmt;
+use std::sync::Arc;
 
 use rand::RngExt;
 
@@ -23,6 +28,13 @@ use super::eval::Hand;
 use super::table::{Action, Legal, Street, View};
 use crate::cards::{Card, CardSet};
 use crate::rng::GameRng;
+
+pub mod external;
+pub mod spec;
+pub mod view;
+
+pub use external::{External, Session};
+pub use view::{AgentView, Answer, LegalView, NotAnAction};
 
 /// A player at the table.
 pub trait Agent {
@@ -90,6 +102,46 @@ impl Agent for AgentKind {
             AgentKind::Station => passive(&legal),
             AgentKind::Tag => tag(view, &legal, rng),
             AgentKind::PushFold => pushfold(view, &legal),
+        }
+    }
+}
+
+/// Who plays a seat: a built-in agent, or one the user brings.
+#[derive(Clone, Debug)]
+pub enum AgentSpec {
+    Builtin(AgentKind),
+    External(Arc<dyn External>),
+}
+
+impl AgentSpec {
+    /// The short name in metric names (`tag`, `exec`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            AgentSpec::Builtin(k) => k.name(),
+            AgentSpec::External(e) => e.name(),
+        }
+    }
+
+    pub fn external(&self) -> Option<&Arc<dyn External>> {
+        match self {
+            AgentSpec::External(e) => Some(e),
+            AgentSpec::Builtin(_) => None,
+        }
+    }
+}
+
+impl From<AgentKind> for AgentSpec {
+    fn from(kind: AgentKind) -> AgentSpec {
+        AgentSpec::Builtin(kind)
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    /// The agent as a spec that parses back to it (recorded in summaries).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Builtin(k) => f.write_str(k.name()),
+            AgentSpec::External(e) => f.write_str(e.spec()),
         }
     }
 }

@@ -1,0 +1,164 @@
+//! Agents the user brings: the view and PHH answers, illegal answers ending
+//! a run with every hand before them kept, configurable built-ins, `exec:`
+//! programs.
+
+use std::sync::Arc;
+
+use cardsim::holdem::agents::{AgentKind, AgentSpec, AgentView, External, Session};
+use cardsim::holdem::sim::{HoldemGame, StackSpec};
+use cardsim::holdem::table::pots::OddChips;
+use cardsim::holdem::table::ShortBigBlind;
+use cardsim::sim::{run, RunConfig, RunError};
+
+/// An agent answering `answer(view)`, with the spec text `spec`.
+struct Scripted {
+    spec: &'static str,
+    answer: fn(&AgentView) -> String,
+}
+
+struct ScriptedSession(fn(&AgentView) -> String);
+
+impl Session for ScriptedSession {
+    fn act(&mut self, view: &AgentView) -> Result<String, String> {
+        Ok((self.0)(view))
+    }
+}
+
+impl External for Scripted {
+    fn spec(&self) -> &str {
+        self.spec
+    }
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+    fn session(&self) -> Result<Box<dyn Session>, String> {
+        Ok(Box::new(ScriptedSession(self.answer)))
+    }
+    fn give_back(&self, _session: Box<dyn Session>) {}
+}
+
+fn scripted(spec: &'static str, answer: fn(&AgentView) -> String) -> AgentSpec {
+    AgentSpec::External(Arc::new(Scripted { spec, answer }))
+}
+
+fn game(agents: Vec<AgentSpec>) -> HoldemGame {
+    HoldemGame {
+        agents,
+        stacks: StackSpec::Uniform(20, 300),
+        small_blind: 1,
+        big_blind: 2,
+        ante: 0,
+        odd_chips: OddChips::LeftOfButton,
+        short_big_blind: ShortBigBlind::FullBlind,
+        allin_trials: 100,
+        phh_every: None,
+    }
+}
+
+/// Seat 1 station, seats 2-4 tag/random/pushfold, seat 5 `agent`.
+fn table(agent: AgentSpec) -> Vec<AgentSpec> {
+    vec![
+        AgentKind::Station.into(),
+        AgentKind::Tag.into(),
+        AgentKind::Random.into(),
+        AgentKind::PushFold.into(),
+        agent,
+    ]
+}
+
+fn csv_of(game: &HoldemGame, hands: u64, threads: usize, dir: &std::path::Path) -> Vec<u8> {
+    let out = dir.join(format!("run-{threads}.csv"));
+    let mut config = RunConfig::new(hands, 7);
+    config.threads = Some(threads);
+    config.out = Some(out.clone());
+    run(game, &config).unwrap();
+    std::fs::read(out).unwrap()
+}
+
+#[test]
+fn an_agent_answering_cc_plays_exactly_as_the_station() {
+    let dir = tempfile::tempdir().unwrap();
+    let station = csv_of(&game(table(AgentKind::Station.into())), 3000, 2, dir.path());
+    let cc = game(table(scripted("station", |_| "cc".into())));
+    assert_eq!(csv_of(&cc, 3000, 1, dir.path()), station);
+    assert_eq!(csv_of(&cc, 3000, 2, dir.path()), station);
+}
+
+#[test]
+fn an_illegal_answer_ends_the_run_keeping_every_hand_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("hands.csv");
+    // Answers cc, except a raise to 1 chip (never legal) in hand 2500.
+    let bad = scripted("mine", |v| {
+        if v.hand == 2500 { "cbr 1" } else { "cc" }.into()
+    });
+    let mut config = RunConfig::new(4000, 7);
+    config.threads = Some(2);
+    config.out = Some(out.clone());
+    let e = run(&game(table(bad)), &config).unwrap_err();
+    assert!(e.is_bad_input(), "exit status 2");
+    let RunError::GameFailed(line) = &e else {
+        panic!("{e:?}")
+    };
+    assert!(!line.contains('\n'), "{line}");
+    assert!(
+        line.starts_with("hand 2500, seat 5 (mine): answer 'cbr 1' is not legal (legal: "),
+        "{line}"
+    );
+    assert!(line.contains("cc ("), "{line}");
+    assert!(line.contains("complete up to game 2500"), "{line}");
+    assert!(line.contains("--resume"), "{line}");
+    let partial = std::fs::read_to_string(dir.path().join("hands.csv.partial")).unwrap();
+    assert_eq!(
+        partial.lines().count(),
+        1 + 2500,
+        "the header and hands 0..2500"
+    );
+
+    // The same agent, fixed, resumes at hand 2500 and ends with the CSV of
+    // an uninterrupted run.
+    let fixed = game(table(scripted("mine", |_| "cc".into())));
+    config.resume = true;
+    run(&fixed, &config).unwrap();
+    let resumed = std::fs::read(&out).unwrap();
+    let whole = csv_of(&fixed, 4000, 1, dir.path());
+    assert_eq!(resumed, whole);
+}
+
+#[test]
+fn garbage_and_agent_errors_name_the_hand_and_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = RunConfig::new(100, 7);
+    config.out = Some(dir.path().join("x.csv"));
+    let garbage = scripted("noise", |_| "raise please".into());
+    let e = run(&game(table(garbage)), &config).unwrap_err();
+    assert!(
+        e.to_string().starts_with(
+            "hand 0, seat 5 (noise): answer 'raise please' is not an action \
+             (expected f, cc or cbr AMOUNT); kept "
+        ),
+        "{e}"
+    );
+    // A file run keeps its checkpoint even at hand 0: the fixed agent
+    // resumes there.
+    assert!(e.to_string().contains("(complete up to game 0)"), "{e}");
+}
+
+#[test]
+fn every_view_is_consistent_with_its_legal_actions() {
+    // An agent that checks the view it gets and always raises the most it
+    // may: legal by construction, so the run ends.
+    let shove = scripted("shove", |v| {
+        assert_eq!(v.stacks.len(), v.players);
+        assert_eq!(v.pot, v.contributed.iter().sum::<u64>());
+        assert_eq!(v.hole.len(), 4);
+        assert!(!v.folded[v.seat - 1]);
+        match v.legal.max_raise_to {
+            Some(max) => format!("cbr {max}"),
+            None => "cc".into(),
+        }
+    });
+    let mut config = RunConfig::new(2000, 3);
+    config.threads = Some(2);
+    run(&game(table(shove)), &config).unwrap();
+}
