@@ -15,6 +15,7 @@ use crate::sim;
 #[command(after_help = "Examples:
   cardsim holdem -n 100000 -o hands.csv --summary summary.json
   cardsim holdem --agents tag,station,random,pushfold,tag,station --stacks uniform:10bb-200bb
+  cardsim holdem --players 3 --agents 'tag(open=0.18,cbet=0.65,bluff=0.1),station,pushfold'
   cardsim holdem -n 20000 --pots pots.csv --phh hands.phhs --phh-every 100")]
 pub struct HoldemArgs {
     /// Hands to play (`--hands` is the same flag).
@@ -31,8 +32,9 @@ pub struct HoldemArgs {
     /// Seats at the table (2 to 10).
     #[arg(long, default_value_t = 6, value_name = "P")]
     pub players: u64,
-    /// Agents: one name for every seat, or one per seat, of random,
-    /// station, tag, pushfold (what each does: --help).
+    /// Agents: one for every seat, or one per seat, of random, station,
+    /// tag, pushfold, tag(KEY=VALUE,...), pushfold(KEY=VALUE,...) (what
+    /// each does and its parameters: --help and docs/agents.md).
     ///
     /// random: picks uniformly among the kinds of action open to it (fold
     /// when facing a bet, check or call, raise when allowed), then a raise
@@ -59,6 +61,14 @@ pub struct HoldemArgs {
     /// facing a raise, all-in (or a call of an all-in) with 10 + E/5 or
     /// more; otherwise it checks or folds. After the flop it checks or
     /// calls.
+    ///
+    /// Parameters (defaults in brackets are the plain agents' behaviour):
+    /// tag(open=9, open_late=8, threebet=12, call=10 [Chen scores, or a
+    /// share of hands below 1: open=0.18 opens the best 18%], call_cost=1/5,
+    /// open_size=3 [bb], threebet_size=3 [x the bet], value=0.7 [equity to
+    /// bet], margin=0.05, bet=2/3 [of the pot], cbet=0 [chance to bet the
+    /// flop as the preflop raiser], bluff=0 [chance to bet a check]);
+    /// pushfold(push=6, push_per_bb=1/3, call=10, call_per_bb=1/5).
     #[arg(long, default_value = "random", value_name = "LIST")]
     pub agents: String,
     /// Starting stacks: `100bb`, `250` (chips) or `uniform:10bb-200bb`

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use rand::seq::SliceRandom;
 use rand::RngExt;
 
-use super::agents::{Agent, AgentSpec, AgentView, Answer, External, Session};
+use super::agents::{AgentSpec, AgentView, Answer, External, Session};
 use super::equity::allin::{all_in_equity, AllInEquity};
 use super::eval::category;
 use super::phh;
@@ -434,12 +434,13 @@ impl Game for HoldemGame {
             .expect("the table was validated before the run");
         while let Some(view) = hand.view() {
             let seat = view.seat();
-            let action = match &self.agents[seat] {
-                AgentSpec::Builtin(kind) => {
-                    let mut agent = *kind;
-                    agent.act(&view, rng)
-                }
-                AgentSpec::External(agent) => {
+            let spec = &self.agents[seat];
+            let action = match spec.act_builtin(&view, rng) {
+                Some(action) => action,
+                None => {
+                    let Some(agent) = spec.external() else {
+                        unreachable!("an agent is built in or external")
+                    };
                     let legal = view.legal();
                     let view = AgentView::of(&hand, index, seed).expect("a seat to act");
                     let fail = |why: String| {

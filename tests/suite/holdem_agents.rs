@@ -10,6 +10,8 @@ use cardsim::holdem::table::pots::OddChips;
 use cardsim::holdem::table::ShortBigBlind;
 use cardsim::sim::{run, RunConfig, RunError};
 
+use crate::common;
+
 /// An agent answering `answer(view)`, with the spec text `spec`.
 struct Scripted {
     spec: &'static str,
@@ -161,4 +163,90 @@ fn every_view_is_consistent_with_its_legal_actions() {
     let mut config = RunConfig::new(2000, 3);
     config.threads = Some(2);
     run(&game(table(shove)), &config).unwrap();
+}
+
+#[test]
+fn tag_and_pushfold_with_their_default_parameters_play_as_today() {
+    use cardsim::holdem::agents::{PushFoldParams, TagParams};
+    let dir = tempfile::tempdir().unwrap();
+    let plain: Vec<AgentSpec> = vec![
+        AgentKind::Tag.into(),
+        AgentKind::PushFold.into(),
+        AgentKind::Random.into(),
+        AgentKind::Tag.into(),
+    ];
+    let tuned: Vec<AgentSpec> = vec![
+        AgentSpec::Tag(TagParams::DEFAULT, "tag".into()),
+        AgentSpec::PushFold(PushFoldParams::DEFAULT, "pushfold".into()),
+        AgentKind::Random.into(),
+        AgentSpec::Tag(TagParams::DEFAULT, "tag".into()),
+    ];
+    let a = csv_of(&game(plain), 3000, 2, dir.path());
+    let b = csv_of(&game(tuned), 3000, 2, dir.path());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn parameters_change_play_and_are_recorded_in_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = dir.path().join("s.json");
+    let run = |agents: &str, out: &str| {
+        let status = common::cardsim()
+            .args([
+                "holdem",
+                "-n",
+                "2000",
+                "--players",
+                "3",
+                "-q",
+                "--agents",
+                agents,
+            ])
+            .args(["--summary", summary.to_str().unwrap(), "-o"])
+            .arg(dir.path().join(out))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::read(dir.path().join(out)).unwrap()
+    };
+    let plain = run("tag", "plain.csv");
+    let spec = "tag(open=0.30,cbet=0.8,bluff=0.1,bet=3/4),pushfold(push=4),station";
+    let tuned = run(spec, "tuned.csv");
+    assert_ne!(plain, tuned);
+    let s: serde_json::Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
+    assert_eq!(
+        s["options"]["agents"],
+        "tag(open=0.30,cbet=0.8,bluff=0.1,bet=3/4),pushfold(push=4),station"
+    );
+    // verify --rerun replays the parameters from the summary.
+    let verified = common::cardsim()
+        .args(["verify", "--rerun", summary.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        verified.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verified.stderr)
+    );
+}
+
+#[test]
+fn bad_agent_specs_get_one_line_and_exit_2() {
+    for (spec, says) in [
+        (
+            "tag(opne=8)",
+            "tag has no parameter 'opne' (it has open, open_late,",
+        ),
+        (
+            "tag(cbet=1.5)",
+            "tag: cbet=1.5 is not a probability from 0 to 1",
+        ),
+        ("tag(open=8", "has an unclosed parenthesis"),
+        ("station(x=1)", "station takes no parameters"),
+        ("shark", "unknown agent 'shark'"),
+    ] {
+        let e = common::bad(&["holdem", "-n", "10", "--agents", spec]);
+        assert!(e.contains(says), "{spec}: {e}");
+        assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    }
 }

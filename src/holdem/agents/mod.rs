@@ -30,10 +30,12 @@ use crate::cards::{Card, CardSet};
 use crate::rng::GameRng;
 
 pub mod external;
+pub mod params;
 pub mod spec;
 pub mod view;
 
 pub use external::{External, Session};
+pub use params::{PushFoldParams, TagParams};
 pub use view::{AgentView, Answer, LegalView, NotAnAction};
 
 /// A player at the table.
@@ -100,16 +102,21 @@ impl Agent for AgentKind {
         match self {
             AgentKind::Random => random_action(&legal, rng),
             AgentKind::Station => passive(&legal),
-            AgentKind::Tag => tag(view, &legal, rng),
-            AgentKind::PushFold => pushfold(view, &legal),
+            AgentKind::Tag => tag(view, &legal, rng, &TagParams::DEFAULT),
+            AgentKind::PushFold => pushfold(view, &legal, &PushFoldParams::DEFAULT),
         }
     }
 }
 
-/// Who plays a seat: a built-in agent, or one the user brings.
+/// Who plays a seat: a built-in agent (with its default parameters, or
+/// others), or one the user brings.
 #[derive(Clone, Debug)]
 pub enum AgentSpec {
     Builtin(AgentKind),
+    /// `tag(...)`: the parameters, and the spec as written.
+    Tag(TagParams, Arc<str>),
+    /// `pushfold(...)`.
+    PushFold(PushFoldParams, Arc<str>),
     External(Arc<dyn External>),
 }
 
@@ -118,6 +125,8 @@ impl AgentSpec {
     pub fn name(&self) -> &'static str {
         match self {
             AgentSpec::Builtin(k) => k.name(),
+            AgentSpec::Tag(..) => "tag",
+            AgentSpec::PushFold(..) => "pushfold",
             AgentSpec::External(e) => e.name(),
         }
     }
@@ -125,8 +134,25 @@ impl AgentSpec {
     pub fn external(&self) -> Option<&Arc<dyn External>> {
         match self {
             AgentSpec::External(e) => Some(e),
-            AgentSpec::Builtin(_) => None,
+            _ => None,
         }
+    }
+
+    /// A built-in agent's action (`None` for an external agent).
+    #[inline]
+    pub fn act_builtin(&self, view: &View<'_>, rng: &mut GameRng) -> Option<Action> {
+        let legal = view.legal();
+        Some(match self {
+            AgentSpec::Builtin(AgentKind::Random) => random_action(&legal, rng),
+            AgentSpec::Builtin(AgentKind::Station) => passive(&legal),
+            AgentSpec::Builtin(AgentKind::Tag) => tag(view, &legal, rng, &TagParams::DEFAULT),
+            AgentSpec::Builtin(AgentKind::PushFold) => {
+                pushfold(view, &legal, &PushFoldParams::DEFAULT)
+            }
+            AgentSpec::Tag(p, _) => tag(view, &legal, rng, p),
+            AgentSpec::PushFold(p, _) => pushfold(view, &legal, p),
+            AgentSpec::External(_) => return None,
+        })
     }
 }
 
@@ -141,6 +167,7 @@ impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentSpec::Builtin(k) => f.write_str(k.name()),
+            AgentSpec::Tag(_, spec) | AgentSpec::PushFold(_, spec) => f.write_str(spec),
             AgentSpec::External(e) => f.write_str(e.spec()),
         }
     }
@@ -277,49 +304,63 @@ pub fn equity_vs_random(
     won / f64::from(DEALS)
 }
 
-/// Tight-aggressive: opens 3 big blinds (plus one a limper) with a Chen
-/// score of 9+ (8+ from the button or the seat before it), re-raises to 3x
-/// with 12+, calls a raise with 10+ when it costs at most a fifth of the
-/// stack. After the flop: bets two thirds of the pot with 70%+ equity
-/// against the live opponents' random hands, calls when its equity beats
-/// the pot odds by 5 points, else checks or folds.
-fn tag(view: &View<'_>, legal: &Legal, rng: &mut GameRng) -> Action {
+/// Tight-aggressive, with today's defaults ([`TagParams::DEFAULT`]): opens 3
+/// big blinds (plus one a limper) with a Chen score of 9+ (8+ from the
+/// button or the seat before it), re-raises to 3x with 12+, calls a raise
+/// with 10+ when it costs at most a fifth of the stack. After the flop:
+/// bets two thirds of the pot with 70%+ equity against the live opponents'
+/// random hands, calls when its equity beats the pot odds by 5 points, else
+/// checks or folds. `cbet` and `bluff` (0 by default, and then no random
+/// draw is made) bet some of the checks.
+fn tag(view: &View<'_>, legal: &Legal, rng: &mut GameRng, p: &TagParams) -> Action {
     let bb = view.big_blind();
     if view.street() == Street::Preflop {
         let score = chen_score_x2(view.hole());
         let n = view.seats();
         let late = view.seat() == view.button() || (view.seat() + 1) % n == view.button();
         if !view.raised() {
-            let open = if late { 16 } else { 18 };
+            let open = if late { p.open_late.x2 } else { p.open.x2 };
             if score >= open {
                 let limpers = (0..n)
                     .filter(|&s| s != view.seat() && view.street_bet(s) == bb && !view.folded(s))
                     .count()
                     .saturating_sub(1) as u64;
-                return raise_to(legal, (3 + limpers) * bb);
+                return raise_to(legal, (p.open_size + limpers) * bb);
             }
             return give_up(legal);
         }
-        if score >= 24 {
-            return raise_to(legal, 3 * view.current_bet());
+        if score >= p.threebet.x2 {
+            return raise_to(legal, p.threebet_size * view.current_bet());
         }
-        let cost = legal.call.unwrap_or(0);
-        if score >= 20 && cost * 5 <= view.stack(view.seat()) + cost {
+        let cost = u128::from(legal.call.unwrap_or(0));
+        let chips = u128::from(view.stack(view.seat())) + cost;
+        let (num, den) = (u128::from(p.call_cost.num), u128::from(p.call_cost.den));
+        if score >= p.call.x2 && cost * den <= num * chips {
             return passive(legal);
         }
         return give_up(legal);
     }
     let equity = equity_vs_random(view.hole(), view.board(), view.live() - 1, rng);
     let pot = view.pot();
-    if equity >= 0.7 {
-        let to = view.current_bet() + (2 * (pot + legal.call.unwrap_or(0))).div_ceil(3);
-        return raise_to(legal, to);
+    let bet = view.current_bet() + p.bet.of_ceil(pot + legal.call.unwrap_or(0));
+    if equity >= p.value {
+        return raise_to(legal, bet);
     }
     match legal.call {
-        None => Action::Check,
+        None => {
+            let cbet = p.cbet > 0.0
+                && view.street() == Street::Flop
+                && view.preflop_aggressor() == Some(view.seat());
+            if (cbet && rng.random::<f64>() < p.cbet)
+                || (p.bluff > 0.0 && rng.random::<f64>() < p.bluff)
+            {
+                return raise_to(legal, bet);
+            }
+            Action::Check
+        }
         Some(call) => {
             let odds = call as f64 / (pot + call) as f64;
-            if equity >= odds + 0.05 {
+            if equity >= odds + p.margin {
                 Action::Call
             } else {
                 Action::Fold
@@ -328,21 +369,25 @@ fn tag(view: &View<'_>, legal: &Legal, rng: &mut GameRng) -> Action {
     }
 }
 
-/// Push-or-fold: preflop, unraised, all-in when the doubled Chen score
-/// reaches `12 + 2 * effective_bb / 3` (10 big blinds: 18.7, about the top
-/// fifth of hands; 3 big blinds: 14); facing a raise, calls all-in with
-/// `20 + 2 * effective_bb / 5`. Postflop it checks or calls.
-fn pushfold(view: &View<'_>, legal: &Legal) -> Action {
+/// Push-or-fold, with today's defaults ([`PushFoldParams::DEFAULT`]):
+/// preflop, unraised, all-in when the doubled Chen score reaches `12 + 2 *
+/// effective_bb / 3` (10 big blinds: 18.7, about the top fifth of hands; 3
+/// big blinds: 14); facing a raise, calls all-in with `20 + 2 *
+/// effective_bb / 5`. Postflop it checks or calls. (The products keep
+/// today's order of floating-point operations, so the defaults decide
+/// exactly as before.)
+fn pushfold(view: &View<'_>, legal: &Legal, p: &PushFoldParams) -> Action {
     if view.street() != Street::Preflop {
         return passive(legal);
     }
     let score = f64::from(chen_score_x2(view.hole()));
     let ebb = view.effective_stack() as f64 / view.big_blind() as f64;
-    let threshold = if view.raised() {
-        20.0 + 2.0 * ebb / 5.0
+    let (base, per_bb) = if view.raised() {
+        (p.call, p.call_per_bb)
     } else {
-        12.0 + 2.0 * ebb / 3.0
+        (p.push, p.push_per_bb)
     };
+    let threshold = 2.0 * base + 2.0 * per_bb.num as f64 * ebb / per_bb.den as f64;
     if score < threshold {
         return give_up(legal);
     }

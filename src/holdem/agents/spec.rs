@@ -2,7 +2,10 @@
 //! per seat. A comma inside parentheses or quotes does not separate two
 //! agents (`tag(open=8,call=9)`, `exec:"bot --a,b"`).
 
-use super::{AgentKind, AgentSpec};
+use std::sync::Arc;
+
+use super::params;
+use super::{AgentKind, AgentSpec, PushFoldParams, TagParams};
 
 /// Why an `--agents` list cannot be used (one line).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -81,11 +84,33 @@ pub fn parse_agents(
     }
 }
 
-/// One built-in agent from its name (no parameters).
+/// One built-in agent: a name, with parameters for those that take them
+/// (`tag(open=8,cbet=0.6)`). Parameters equal to the defaults give the
+/// plain agent (recorded as `tag`).
 pub fn builtin(text: &str) -> Result<AgentSpec, SpecError> {
-    AgentKind::parse(text)
-        .map(AgentSpec::Builtin)
-        .map_err(|e| SpecError(e.to_string()))
+    let (name, pairs) = params::split_call(text)?;
+    let kind = AgentKind::parse(name).map_err(|e| SpecError(e.to_string()))?;
+    let spec: Arc<str> = params::canonical(kind.name(), &pairs).into();
+    match kind {
+        AgentKind::Tag => {
+            let p = params::tag_params(&pairs)?;
+            Ok(if p == TagParams::DEFAULT {
+                AgentSpec::Builtin(kind)
+            } else {
+                AgentSpec::Tag(p, spec)
+            })
+        }
+        AgentKind::PushFold => {
+            let p = params::pushfold_params(&pairs)?;
+            Ok(if p == PushFoldParams::DEFAULT {
+                AgentSpec::Builtin(kind)
+            } else {
+                AgentSpec::PushFold(p, spec)
+            })
+        }
+        _ if !pairs.is_empty() => Err(SpecError(format!("{name} takes no parameters"))),
+        _ => Ok(AgentSpec::Builtin(kind)),
+    }
 }
 
 #[cfg(test)]
@@ -118,5 +143,10 @@ mod tests {
             "bad --agents: 2 agents for 3 players (give one for all, or one per seat)"
         );
         assert!(parse_agents("shark", 3, &builtin).is_err());
+        let a = parse_agents("tag(open=8, cbet=0.5),tag(open=9),station", 3, &builtin).unwrap();
+        assert_eq!(a[0].to_string(), "tag(open=8,cbet=0.5)");
+        assert!(matches!(a[1], AgentSpec::Builtin(AgentKind::Tag)));
+        let e = parse_agents("station(x=1)", 2, &builtin).unwrap_err();
+        assert_eq!(e.to_string(), "bad --agents: station takes no parameters");
     }
 }

@@ -88,6 +88,16 @@ impl<'a> View<'a> {
         &self.hand.history
     }
 
+    /// The seat that raised last before the flop, if anyone did.
+    pub fn preflop_aggressor(&self) -> Option<usize> {
+        let preflop = self.hand.dealt_after()[0].unwrap_or(self.hand.history.len());
+        self.hand.history[..preflop]
+            .iter()
+            .rev()
+            .find(|(_, a)| matches!(a, Action::RaiseTo(_)))
+            .map(|&(seat, _)| seat)
+    }
+
     /// Whether anyone raised on this street (preflop: above the big blind).
     pub fn raised(&self) -> bool {
         match self.hand.street {
