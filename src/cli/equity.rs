@@ -10,18 +10,33 @@ use clap::Args;
 
 use crate::cards::{parse_cards, CardSet};
 use crate::holdem::equity::range::Range;
+use crate::holdem::equity::variants::{hands::HandList, VariantQuery};
 use crate::holdem::equity::{self, EquityResult, Hooks, Method, Progress, Query, Stop};
+use crate::holdem::variant::Game;
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   cardsim equity AsAh KsKd
   cardsim equity \"QQ+,AKs\" random \"T9s,22-55\" --board \"Ah 7d 2c\"
-  cardsim equity AKs QQ --trials 1000000 --seed 7 --json")]
+  cardsim equity AKs QQ --trials 1000000 --seed 7 --json
+  cardsim equity --game plo4 AsKsQhJh 7c7d8c9d --board \"2s 7h Tc\"
+  cardsim equity --game plo5 AsKsQhJh9c random --trials 1000000
+  cardsim equity --game shortdeck AKs \"99+\" --board \"6s 9h Tc\"")]
 pub struct EquityArgs {
     /// Each player's hole cards (`AhAs`) or range (`QQ+,AKs`, `KTo-K7o`,
     /// `22-55`, `random`, weights as `QQ:0.5`); 2 to 10 players.
     #[arg(value_name = "HAND_OR_RANGE", num_args = 1.., required = true)]
     pub players: Vec<String>,
+    /// The game: `holdem`, `plo4`, `plo5`, `plo6` (Omaha with 4, 5 or 6
+    /// hole cards: exactly two of them and three of the board) or
+    /// `shortdeck` (6+ hold'em: 36 cards, a flush beats a full house). An
+    /// Omaha player is an exact hand (`AsKsQhJh`), a list of them with
+    /// optional weights (`AsKsQhJh,AcAdKcKd:0.5`) or `random`; a
+    /// short-deck player is written as in hold'em (hands with a card below
+    /// six left out).
+    #[arg(long, short = 'g', default_value = "holdem", value_name = "GAME",
+          value_parser = parse_game)]
+    pub game: Game,
     /// Board cards already dealt: 0, 3, 4 or 5 (`"Ah 7d 2c"`).
     #[arg(long, short = 'b', default_value = "", value_name = "CARDS")]
     pub board: String,
@@ -59,6 +74,12 @@ pub struct EquityArgs {
     pub progress: bool,
 }
 
+fn parse_game(text: &str) -> Result<Game, String> {
+    Game::parse(text).ok_or_else(|| {
+        format!("unknown game '{text}': expected holdem, plo4, plo5, plo6 or shortdeck")
+    })
+}
+
 pub fn run(args: EquityArgs) -> anyhow::Result<()> {
     let shown = args.progress || io::stderr().is_terminal();
     let printer = ProgressLine::new();
@@ -72,9 +93,13 @@ pub fn run(args: EquityArgs) -> anyhow::Result<()> {
     let (result, elapsed) = computed?;
     let mut out = io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", to_json(&args.players, &result, elapsed))?;
+        writeln!(
+            out,
+            "{}",
+            to_json(args.game, &args.players, &result, elapsed)
+        )?;
     } else {
-        write_table(&mut out, &args.players, &result, elapsed)?;
+        write_table(&mut out, args.game, &args.players, &result, elapsed)?;
     }
     out.flush()?;
     Ok(())
@@ -85,7 +110,7 @@ pub fn run(args: EquityArgs) -> anyhow::Result<()> {
 /// Python package), so both give the same numbers and the same errors.
 pub fn json(args: &EquityArgs) -> anyhow::Result<serde_json::Value> {
     let (result, elapsed) = compute(args, Hooks::default())?;
-    Ok(to_json(&args.players, &result, elapsed))
+    Ok(to_json(args.game, &args.players, &result, elapsed))
 }
 
 /// [`json`] that gives up with [`equity::EquityError::Interrupted`] (as the
@@ -100,7 +125,7 @@ pub fn json_cancellable(
         progress: None,
     };
     let (result, elapsed) = compute(args, hooks)?;
-    Ok(to_json(&args.players, &result, elapsed))
+    Ok(to_json(args.game, &args.players, &result, elapsed))
 }
 
 /// The expected time and a progress line on stderr for a long run: the
@@ -162,14 +187,17 @@ impl ProgressLine {
 
 /// Checks the arguments, runs the equity and times it.
 fn compute(args: &EquityArgs, hooks: Hooks<'_>) -> anyhow::Result<(EquityResult, Duration)> {
-    let ranges = args
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, text)| {
-            Range::parse(text).map_err(|e| super::bad_input(format!("player {}: {e}", i + 1)))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let ranges = if args.game == Game::Holdem {
+        args.players
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                Range::parse(text).map_err(|e| super::bad_input(format!("player {}: {e}", i + 1)))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?
+    } else {
+        Vec::new()
+    };
     let board = parse_cards(&args.board).map_err(|e| super::bad_input(format!("--board: {e}")))?;
     let dead: CardSet = parse_cards(&args.dead)
         .map_err(|e| super::bad_input(format!("--dead: {e}")))?
@@ -188,6 +216,9 @@ fn compute(args: &EquityArgs, hooks: Hooks<'_>) -> anyhow::Result<(EquityResult,
         }
         _ => None,
     };
+    if args.game != Game::Holdem {
+        return compute_variant(args, board, dead, stop, hooks);
+    }
     let query = Query {
         ranges,
         board,
@@ -215,8 +246,57 @@ fn compute(args: &EquityArgs, hooks: Hooks<'_>) -> anyhow::Result<(EquityResult,
     Ok((result, start.elapsed()))
 }
 
-fn describe(method: &Method) -> String {
+/// [`compute`] for Omaha and short deck.
+fn compute_variant(
+    args: &EquityArgs,
+    board: Vec<crate::cards::Card>,
+    dead: CardSet,
+    stop: Option<Stop>,
+    hooks: Hooks<'_>,
+) -> anyhow::Result<(EquityResult, Duration)> {
+    use crate::holdem::equity::variants;
+    let players = args
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            HandList::parse(args.game, text)
+                .map_err(|e| super::bad_input(format!("player {}: {e}", i + 1)))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let query = VariantQuery {
+        game: args.game,
+        players,
+        board,
+        dead,
+    };
+    let prepared = query.prepare().map_err(super::bad_input)?;
+    let threads = worker_threads(args.threads.map(|t| t as usize))?;
+    let pool = start_pool(threads)?;
+    let start = Instant::now();
+    let cancel = hooks.cancel;
+    let result = pool.install(|| match stop {
+        Some(stop) => variants::monte_carlo(&prepared, args.seed, stop, cancel),
+        None if args.exact => prepared.exact_checked(cancel),
+        None if prepared.exact_is_cheap() => variants::exact(&prepared, cancel),
+        None => variants::monte_carlo(&prepared, args.seed, Stop::StdErr(0.0005), cancel),
+    });
+    let result = result.map_err(super::bad_input)?;
+    Ok((result, start.elapsed()))
+}
+
+fn describe(game: Game, method: &Method) -> String {
     match *method {
+        Method::Exact {
+            combinations,
+            boards,
+            ..
+        } if game != Game::Holdem => format!(
+            "{game} exact: {combinations} deal(s) of hole cards, {boards} board(s) each"
+        ),
+        Method::MonteCarlo { trials, seed } if game != Game::Holdem => {
+            format!("{game} Monte Carlo: {trials} trials, seed {seed}")
+        }
         Method::Exact {
             combinations,
             classes,
@@ -232,6 +312,7 @@ fn describe(method: &Method) -> String {
 
 fn write_table(
     out: &mut impl Write,
+    game: Game,
     names: &[String],
     r: &EquityResult,
     elapsed: Duration,
@@ -239,7 +320,7 @@ fn write_table(
     writeln!(
         out,
         "{} ({:.3} s)",
-        describe(&r.method),
+        describe(game, &r.method),
         elapsed.as_secs_f64()
     )?;
     let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(5);
@@ -271,7 +352,7 @@ fn write_table(
     Ok(())
 }
 
-fn to_json(names: &[String], r: &EquityResult, elapsed: Duration) -> serde_json::Value {
+fn to_json(game: Game, names: &[String], r: &EquityResult, elapsed: Duration) -> serde_json::Value {
     let (method, trials, seed) = match r.method {
         Method::Exact { .. } => ("exact", None, None),
         Method::MonteCarlo { trials, seed } => ("monte_carlo", Some(trials), Some(seed)),
@@ -280,7 +361,7 @@ fn to_json(names: &[String], r: &EquityResult, elapsed: Duration) -> serde_json:
         Method::Exact { boards, .. } => Some(boards),
         Method::MonteCarlo { .. } => None,
     };
-    serde_json::json!({
+    let mut v = serde_json::json!({
         "method": method,
         "trials": trials,
         "seed": seed,
@@ -293,5 +374,10 @@ fn to_json(names: &[String], r: &EquityResult, elapsed: Duration) -> serde_json:
             "tie": p.tie,
             "stderr": p.stderr,
         })).collect::<Vec<_>>(),
-    })
+    });
+    // Hold'em's object is as it always was; a variant names its game.
+    if game != Game::Holdem {
+        v["game"] = serde_json::json!(game.name());
+    }
+    v
 }

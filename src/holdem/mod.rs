@@ -18,6 +18,7 @@ pub mod shortdeck;
 pub mod sim;
 pub mod stats;
 pub mod table;
+pub mod variant;
 
 /// Two hole cards from text, for unit tests (`"As Kd"`).
 #[cfg(test)]

@@ -30,4 +30,5 @@ mod solver_cli;
 mod solver_reference;
 mod tienlen_cli;
 mod tienlen_rules;
+mod variants_equity;
 mod variants_eval;

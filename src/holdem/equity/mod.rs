@@ -33,6 +33,8 @@
 //! [`feasible`] (which deals can be valid), [`query`] (checking a question); [`classes`] (suit classes of deals);
 //! [`exact`]; [`tally`], [`sampler`], [`direct`] and [`monte_carlo`]; [`reference`]
 //! (the slow twin for tests); and [`allin`], the table's all-in equity.
+//! [`variants`] answers the same questions in Omaha and short deck, on
+//! [`types`] and [`tally`].
 
 pub mod allin;
 pub mod board_enum;
@@ -49,6 +51,7 @@ mod reference;
 mod sampler;
 mod tally;
 mod types;
+pub mod variants;
 
 pub use exact::{exact, exact_enumerated, exact_with_hooks};
 pub use monte_carlo::{monte_carlo, monte_carlo_with, DIRECT_FROM_DEALS};

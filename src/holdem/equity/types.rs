@@ -37,6 +37,8 @@ pub enum EquityError {
     CardTwice(String),
     #[error("player {player}'s range '{range}' has no combination left once the board, dead cards and other players' hands are removed")]
     EmptyRange { player: usize, range: String },
+    #[error("card {card} is not in the {game} deck")]
+    NotInDeck { card: String, game: &'static str },
     #[error("no deal is possible: the ranges always share a card")]
     NoDeal,
     #[error(
@@ -46,6 +48,12 @@ pub enum EquityError {
         players: usize,
         board: usize,
         dead: usize,
+    },
+    #[error("{game}: the hole cards, a full board and the dead cards need {need} cards, the deck has {deck}")]
+    TooManyCards {
+        game: &'static str,
+        need: usize,
+        deck: usize,
     },
     #[error("the standard-error target must be at least 0.00001, got {0}")]
     StdErrTooSmall(String),
