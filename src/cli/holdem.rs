@@ -33,7 +33,8 @@ pub struct HoldemArgs {
     #[arg(long, default_value_t = 6, value_name = "P")]
     pub players: u64,
     /// Agents: one for every seat, or one per seat, of random, station,
-    /// tag, pushfold, tag(KEY=VALUE,...), pushfold(KEY=VALUE,...) (what
+    /// tag, pushfold, tag(KEY=VALUE,...), pushfold(KEY=VALUE,...),
+    /// chart(file=PATH) (what
     /// each does and its parameters: --help and docs/agents.md).
     ///
     /// random: picks uniformly among the kinds of action open to it (fold
@@ -69,6 +70,9 @@ pub struct HoldemArgs {
     /// bet], margin=0.05, bet=2/3 [of the pot], cbet=0 [chance to bet the
     /// flop as the preflop raiser], bluff=0 [chance to bet a check]);
     /// pushfold(push=6, push_per_bb=1/3, call=10, call_per_bb=1/5).
+    ///
+    /// chart(file=PATH): preflop ranges per position and postflop rules
+    /// from a TOML file (examples/agents/chart.toml, docs/agents.md).
     #[arg(long, default_value = "random", value_name = "LIST")]
     pub agents: String,
     /// Starting stacks: `100bb`, `250` (chips) or `uniform:10bb-200bb`

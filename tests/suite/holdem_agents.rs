@@ -250,3 +250,99 @@ fn bad_agent_specs_get_one_line_and_exit_2() {
         assert_eq!(e.trim_end().lines().count(), 1, "{e}");
     }
 }
+
+const CHART: &str = "examples/agents/chart.toml";
+
+#[test]
+fn the_chart_agent_replays_and_its_file_is_part_of_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("c.toml");
+    std::fs::copy(CHART, &chart).unwrap();
+    let spec = format!("chart(file={}),tag,station,pushfold", chart.display());
+    let summary = dir.path().join("s.json");
+    let run = |threads: &str, out: &str| {
+        let status = common::cardsim()
+            .args([
+                "holdem",
+                "-n",
+                "3000",
+                "--players",
+                "4",
+                "-q",
+                "-j",
+                threads,
+            ])
+            .args([
+                "--agents",
+                &spec,
+                "--summary",
+                summary.to_str().unwrap(),
+                "-o",
+            ])
+            .arg(dir.path().join(out))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::read(dir.path().join(out)).unwrap()
+    };
+    assert_eq!(run("1", "a.csv"), run("2", "b.csv"));
+    let s: serde_json::Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
+    let recorded = s["options"]["agents"].as_str().unwrap().to_string();
+    assert!(recorded.starts_with("chart(file="), "{recorded}");
+    assert!(recorded.contains(",blake3="), "{recorded}");
+    // The recorded spec names the file's content: a changed chart is refused.
+    let hash = recorded
+        .split("blake3=")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap();
+    let mut text = std::fs::read_to_string(&chart).unwrap();
+    text.push_str("\n# changed\n");
+    std::fs::write(&chart, text).unwrap();
+    let pinned = format!("chart(file={},blake3={hash})", chart.display());
+    let e = common::bad(&["holdem", "-n", "10", "--players", "2", "--agents", &pinned]);
+    assert!(e.contains("(the file changed)"), "{e}");
+    let verified = common::cardsim()
+        .args(["verify", "--rerun", summary.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!verified.status.success());
+}
+
+#[test]
+fn bad_charts_get_one_line_naming_the_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "[preflop.open]\nearly = \"AA,ZZ\"\n",
+            "preflop.open.early: bad range token 'ZZ'",
+        ),
+        (
+            "[preflop.open]\nmiddle = \"AA\"\n",
+            "preflop.open.middle is not a position",
+        ),
+        (
+            "[preflop]\nopen_size = \"big\"\n",
+            "preflop.open_size = big is not a positive number",
+        ),
+        (
+            "[postflop]\nbet = \"monster\"\n",
+            "postflop.bet = monster is not a hand class",
+        ),
+        ("[postflop]\nbluff = 1\n", "unknown field `bluff`"),
+        ("[preflop\n", "(line 1)"),
+    ];
+    for (k, (text, says)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("bad{k}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let spec = format!("chart(file={})", path.display());
+        let e = common::bad(&["holdem", "-n", "10", "--agents", &spec]);
+        assert!(e.contains(says), "{text}: {e}");
+    }
+    let e = common::bad(&["holdem", "--agents", "chart(file=/nonexistent.toml)"]);
+    assert!(e.contains("chart /nonexistent.toml: cannot be read"), "{e}");
+    let e = common::bad(&["holdem", "--agents", "chart(path=x)"]);
+    assert!(e.contains("chart has no parameter 'path'"), "{e}");
+}

@@ -29,11 +29,13 @@ use super::table::{Action, Legal, Street, View};
 use crate::cards::{Card, CardSet};
 use crate::rng::GameRng;
 
+pub mod chart;
 pub mod external;
 pub mod params;
 pub mod spec;
 pub mod view;
 
+pub use chart::Chart;
 pub use external::{External, Session};
 pub use params::{PushFoldParams, TagParams};
 pub use view::{AgentView, Answer, LegalView, NotAnAction};
@@ -57,7 +59,9 @@ pub enum AgentKind {
 
 /// An agent name that is not one of the built-in agents.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown agent '{0}' (expected random, station, tag or pushfold)")]
+#[error(
+    "unknown agent '{0}' (expected random, station, tag, pushfold, chart(file=PATH) or exec:COMMAND)"
+)]
 pub struct UnknownAgent(pub String);
 
 impl AgentKind {
@@ -117,6 +121,8 @@ pub enum AgentSpec {
     Tag(TagParams, Arc<str>),
     /// `pushfold(...)`.
     PushFold(PushFoldParams, Arc<str>),
+    /// `chart(file=...)`.
+    Chart(Arc<Chart>),
     External(Arc<dyn External>),
 }
 
@@ -127,6 +133,7 @@ impl AgentSpec {
             AgentSpec::Builtin(k) => k.name(),
             AgentSpec::Tag(..) => "tag",
             AgentSpec::PushFold(..) => "pushfold",
+            AgentSpec::Chart(_) => "chart",
             AgentSpec::External(e) => e.name(),
         }
     }
@@ -151,6 +158,7 @@ impl AgentSpec {
             }
             AgentSpec::Tag(p, _) => tag(view, &legal, rng, p),
             AgentSpec::PushFold(p, _) => pushfold(view, &legal, p),
+            AgentSpec::Chart(c) => c.act(view, &legal, rng),
             AgentSpec::External(_) => return None,
         })
     }
@@ -168,6 +176,7 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Builtin(k) => f.write_str(k.name()),
             AgentSpec::Tag(_, spec) | AgentSpec::PushFold(_, spec) => f.write_str(spec),
+            AgentSpec::Chart(c) => f.write_str(&c.spec),
             AgentSpec::External(e) => f.write_str(e.spec()),
         }
     }

@@ -24,7 +24,7 @@ impl Ratio {
     }
 
     /// Reads `2/3`, `0.75` or `3` (at most 6 decimals, positive).
-    fn parse(text: &str) -> Option<Ratio> {
+    pub(crate) fn parse(text: &str) -> Option<Ratio> {
         let t = text.trim();
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
         let r = if let Some((a, b)) = t.split_once('/') {

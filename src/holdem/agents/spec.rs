@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::params;
-use super::{AgentKind, AgentSpec, PushFoldParams, TagParams};
+use super::{AgentKind, AgentSpec, Chart, PushFoldParams, TagParams};
 
 /// Why an `--agents` list cannot be used (one line).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -89,6 +89,9 @@ pub fn parse_agents(
 /// plain agent (recorded as `tag`).
 pub fn builtin(text: &str) -> Result<AgentSpec, SpecError> {
     let (name, pairs) = params::split_call(text)?;
+    if name == "chart" {
+        return chart(&pairs);
+    }
     let kind = AgentKind::parse(name).map_err(|e| SpecError(e.to_string()))?;
     let spec: Arc<str> = params::canonical(kind.name(), &pairs).into();
     match kind {
@@ -111,6 +114,25 @@ pub fn builtin(text: &str) -> Result<AgentSpec, SpecError> {
         _ if !pairs.is_empty() => Err(SpecError(format!("{name} takes no parameters"))),
         _ => Ok(AgentSpec::Builtin(kind)),
     }
+}
+
+/// `chart(file=PATH[,blake3=HEX])`.
+fn chart(pairs: &[(&str, &str)]) -> Result<AgentSpec, SpecError> {
+    let (mut file, mut hash) = (None, None);
+    for &(k, v) in pairs {
+        match k {
+            "file" => file = Some(v.trim_matches(|c| c == '\'' || c == '"')),
+            "blake3" => hash = Some(v),
+            _ => {
+                return Err(SpecError(format!(
+                    "chart has no parameter '{}' (it has file, blake3)",
+                    crate::text::quote(k)
+                )))
+            }
+        }
+    }
+    let file = file.ok_or_else(|| SpecError("chart needs file=PATH (a TOML chart)".into()))?;
+    Ok(AgentSpec::Chart(Arc::new(Chart::load(file, hash)?)))
 }
 
 #[cfg(test)]
