@@ -22,7 +22,9 @@ import subprocess
 import sys
 from decimal import Decimal
 
-SITE = re.compile(r"(ABS|FTP|IPN|ONG|PS|PTY)-[^/]*?_(\d+NLH)")
+# The dataset's folders (`ABS-2009-07-01_2009-07-23_100NLH_OBFU`) or a
+# sample's (`ABS-100NLH`, as scripts/phh_dataset_sample.py writes them).
+SITE = re.compile(r"(ABS|FTP|IPN|ONG|PS|PTY)-(?:[^/]*?_)?(\d+NLH)")
 
 
 def label(path):
@@ -89,14 +91,15 @@ def main():
             break
     ok = outcome["replayed"] + outcome["settled"]
     print(f"{hands} hands from {len(by_site)} site/stake groups")
-    for k in ("replayed", "settled", "undetermined", "refused"):
+    for k in ("replayed", "settled", "undetermined", "incomplete", "refused"):
         share = 100 * outcome[k] / hands if hands else 0
         print(f"  {k:13} {outcome[k]:8}  {share:6.2f}%")
     print(f"  replayed or settled: {100 * ok / hands:.3f}%" if hands else "")
     print(f"  hands with omitted actions supplied: {inferred}")
-    print("by site and stake (replayed/settled/undetermined/refused):")
+    print("by site and stake (replayed/settled/undetermined/incomplete/refused):")
     for (site, stake), c in sorted(by_site.items()):
-        print(f"  {site:8} {stake:10} {c['replayed']}/{c['settled']}/{c['undetermined']}/{c['refused']}")
+        print(f"  {site:8} {stake:10} {c['replayed']}/{c['settled']}/{c['undetermined']}/"
+              f"{c['incomplete']}/{c['refused']}")
     if causes:
         print("refused, by cause:")
         for cause, k in causes.most_common():

@@ -237,7 +237,7 @@ fn report(
         .hand
         .map_or_else(|| section.to_string(), |h| h.to_string());
     *tally.outcomes.entry(r.outcome.key()).or_default() += 1;
-    let determined = !matches!(r.outcome, Outcome::Undetermined { .. });
+    let determined = r.outcome.is_determined();
     let stacks_v = r.stacks_verdict();
     let verdict = if determined {
         stacks_v.or_else(|| r.winnings_verdict().map(|w| w.0))
@@ -315,6 +315,9 @@ fn report(
             let p: Vec<String> = players.iter().map(|p| format!("\"p{}\"", p + 1)).collect();
             fields.push(format!("\"undetermined_players\":[{}]", p.join(",")));
         }
+        if let Outcome::Incomplete { to_act, .. } = &r.outcome {
+            fields.push(format!("\"to_act\":\"p{}\"", to_act + 1));
+        }
         writeln!(out, "{{{}}}", fields.join(","))?;
         return Ok(());
     }
@@ -341,6 +344,14 @@ fn report(
             "hand {label}: undetermined: a pot of {} only unknown cards decide ({})",
             r.amount(*pot),
             p.join(", ")
+        );
+    }
+    if let Outcome::Incomplete { to_act, pot } = &r.outcome {
+        line = format!(
+            "hand {label}: incomplete: the history stops with p{} to act, {} in the pot, \
+             and the file records no result",
+            to_act + 1,
+            r.amount(*pot)
         );
     }
     if r.outcome == Outcome::Settled {
@@ -384,7 +395,7 @@ fn finish(args: &ReplayArgs, t: &Tally) -> anyhow::Result<()> {
     let mut err = std::io::stderr().lock();
     let refused: usize = t.refused.values().sum();
     if t.hands > 1 {
-        let outcomes: Vec<String> = ["replayed", "settled", "undetermined"]
+        let outcomes: Vec<String> = ["replayed", "settled", "undetermined", "incomplete"]
             .iter()
             .map(|k| format!("{} {k}", t.outcomes.get(k).copied().unwrap_or(0)))
             .collect();

@@ -73,6 +73,7 @@ struct Tally {
     replayed: u64,
     settled: u64,
     undetermined: u64,
+    incomplete: u64,
     refused: BTreeMap<String, u64>,
     /// The first refusals in reading order: (hand number, line).
     first_refused: Vec<(u64, String)>,
@@ -85,6 +86,7 @@ impl Tally {
         self.replayed += o.replayed;
         self.settled += o.settled;
         self.undetermined += o.undetermined;
+        self.incomplete += o.incomplete;
         for (cause, k) in o.refused {
             *self.refused.entry(cause).or_default() += k;
         }
@@ -203,6 +205,10 @@ fn add_section(tally: &mut Tally, s: &Section, files: &[PathBuf], opts: ReplayOp
                 }
                 Outcome::Undetermined { .. } => {
                     tally.undetermined += 1;
+                    None
+                }
+                Outcome::Incomplete { .. } => {
+                    tally.incomplete += 1;
                     None
                 }
             };
@@ -372,12 +378,13 @@ fn summary_text(
     let secs = elapsed.as_secs_f64();
     writeln!(
         out,
-        "{} hands in {files} file(s): {} replayed, {} settled, {} undetermined, {} refused; \
-         {} players ({:.2} s, {:.0} hands/s)",
+        "{} hands in {files} file(s): {} replayed, {} settled, {} undetermined, {} incomplete, \
+         {} refused; {} players ({:.2} s, {:.0} hands/s)",
         t.hands,
         t.replayed,
         t.settled,
         t.undetermined,
+        t.incomplete,
         t.refused_total(),
         rows.len(),
         secs,
@@ -389,10 +396,11 @@ fn summary_text(
     for (_, line) in &t.first_refused {
         writeln!(out, "  {line}")?;
     }
-    if t.undetermined > 0 {
+    if t.undetermined + t.incomplete > 0 {
         writeln!(
             out,
-            "  undetermined hands count in the play statistics, not in the results (docs/stats.md)"
+            "  undetermined and incomplete hands count in the play statistics, not in the \
+             results (docs/stats.md)"
         )?;
     }
     if !rows.is_empty() {
@@ -412,6 +420,7 @@ fn json(t: &Tally, rows: &[(&str, &crate::holdem::stats::PlayerStats)], files: u
             "replayed": t.replayed,
             "settled": t.settled,
             "undetermined": t.undetermined,
+            "incomplete": t.incomplete,
             "refused": t.refused_total(),
             "refused_by_cause": t.refused,
         },

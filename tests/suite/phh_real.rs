@@ -57,7 +57,7 @@ fn real_absolute_hands_replay_in_exact_decimals_with_their_rake() {
     assert!(line.contains("\"rake\":1.35"), "{line}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("9 hands: 9 replayed, 0 settled, 0 undetermined, 0 refused"),
+        err.contains("9 hands: 9 replayed, 0 settled, 0 undetermined, 0 incomplete, 0 refused"),
         "{err}"
     );
 }
@@ -90,9 +90,60 @@ fn real_ipoker_hands_with_inf_stacks_replay_or_are_undetermined() {
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("6 hands: 3 replayed, 0 settled, 3 undetermined, 0 refused"),
+        err.contains("6 hands: 3 replayed, 0 settled, 3 undetermined, 0 incomplete, 0 refused"),
         "{err}"
     );
+}
+
+/// iPoker hand 3406361218 (IPN 100NL) stops after the river card with no
+/// river action: a preflop raise, then checks on the flop and turn. Taking
+/// the `inf` players as all-in for what they put in cannot explain the
+/// checks that follow, so the hand is incomplete (counted, every action
+/// legal), not a refusal of the file ("the hand is over" before).
+#[test]
+fn an_ipoker_history_that_just_stops_is_incomplete_not_refused() {
+    let text = hand(
+        "antes = [0, 0, 0]\nblinds_or_straddles = [0.50, 1, 0]\nmin_bet = 1\n\
+         starting_stacks = [inf, inf, inf]\nwinnings = [0, 0, 0]\nhand = 3406361218",
+        "'d dh p1 ????', 'd dh p2 ????', 'd dh p3 AhKd', 'p3 cbr 3', 'p1 f', 'p2 cc', \
+         'd db 2c7d9h', 'p2 cc', 'p3 cc', 'd db Js', 'p2 cc', 'p3 cc', 'd db 4h'",
+    );
+    let r = one(&text);
+    assert_eq!(
+        r.outcome,
+        Outcome::Incomplete {
+            to_act: 1,
+            pot: 650
+        }
+    );
+    assert_eq!(r.outcome.key(), "incomplete");
+    assert!(!r.outcome.is_determined());
+    assert_eq!(r.finishing_stacks, vec![INF; 3]);
+    assert_eq!(r.rake(), None);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("stops.phh");
+    std::fs::write(&path, &text).unwrap();
+    let out = cardsim()
+        .args(["replay", "--json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert!(line.contains("\"outcome\":\"incomplete\""), "{line}");
+    assert!(line.contains("\"to_act\":\"p2\""), "{line}");
+    // A history of real (finite) stacks that stops is still refused: it
+    // is a cut file, not a site's convention.
+    let finite = text.replace("[inf, inf, inf]", "[100, 100, 100]");
+    let t = phh::parse_all(&finite).unwrap();
+    assert!(matches!(
+        phh::replay(&t[0], ReplayOptions::default()),
+        Err(phh::PhhError::Unfinished(2))
+    ));
 }
 
 #[test]
@@ -272,7 +323,7 @@ fn one_bad_hand_does_not_stop_its_file_and_patterns_expand() {
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("4 hands: 3 replayed, 0 settled, 0 undetermined, 1 refused"),
+        err.contains("4 hands: 3 replayed, 0 settled, 0 undetermined, 0 incomplete, 1 refused"),
         "{err}"
     );
     assert!(err.contains("refused 1: not a PHH file"), "{err}");

@@ -120,6 +120,10 @@ pub enum Outcome {
     /// A pot only unknown cards could decide and no `winnings`: the pot,
     /// in minor units, and its contenders (p1 = 0).
     Undetermined { pot: u64, players: Vec<usize> },
+    /// The history stops with a player to act and its stacks are `inf`
+    /// (iPoker): every action recorded was legal, but the file holds no
+    /// result. `to_act` is that player (p1 = 0), `pot` the chips put in.
+    Incomplete { to_act: usize, pot: u64 },
 }
 
 impl Outcome {
@@ -128,7 +132,13 @@ impl Outcome {
             Outcome::Replayed => "replayed",
             Outcome::Settled => "settled",
             Outcome::Undetermined { .. } => "undetermined",
+            Outcome::Incomplete { .. } => "incomplete",
         }
+    }
+
+    /// Whether the hand's result is known: replayed or settled.
+    pub fn is_determined(&self) -> bool {
+        matches!(self, Outcome::Replayed | Outcome::Settled)
     }
 }
 
@@ -191,6 +201,9 @@ impl Replay {
     /// The rake the file implies: from `finishing_stacks` when present,
     /// else from `winnings`.
     pub fn rake(&self) -> Option<u64> {
+        if !self.outcome.is_determined() {
+            return None;
+        }
         if self.outcome == Outcome::Settled {
             return self.pot.checked_sub(self.won.iter().sum());
         }
@@ -340,25 +353,37 @@ fn string_list(t: &toml::Table, field: &'static str) -> Result<Vec<String>, PhhE
 /// with players still to act and some of them have `inf` stacks (iPoker
 /// writes every stack so, and stops when the real stacks ran out), each
 /// such live player is taken as all-in for what it put in, and the hand is
-/// played again to its showdown.
+/// played again to its showdown. When that reading fails too (the history
+/// just stops, with later streets' actions that the capped stacks could
+/// not have made), the hand is [`Outcome::Incomplete`]: every recorded
+/// action was legal, and the file holds no result.
 pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> {
     match replay_capped(t, opts, None)? {
         Ok(r) => Ok(r),
-        Err(caps) => match replay_capped(t, opts, Some(&caps))? {
-            Ok(r) => Ok(r),
-            Err(_) => Err(PhhError::Unfinished(0)),
+        Err(stopped) => match replay_capped(t, opts, Some(&stopped.caps)) {
+            Ok(Ok(r)) => Ok(r),
+            _ => Ok(stopped.partial),
         },
     }
 }
 
+/// A history of `inf` stacks that stops with a player to act: the hand as
+/// far as it goes ([`Outcome::Incomplete`]) and the caps to try.
+struct Stopped {
+    partial: Replay,
+    /// Per player, in minor units: what a live `inf` player put in (0 for
+    /// the others).
+    caps: Vec<u64>,
+}
+
 /// [`replay`] with the `inf` stacks of some players replaced (`caps`, in
-/// minor units, 0 for none). `Ok(Err(caps))`: the history stopped with
-/// `inf` stacks to act; play again with these caps.
+/// minor units, 0 for none). `Ok(Err(stopped))`: the history stopped
+/// with `inf` stacks to act; play again with its caps.
 fn replay_capped(
     t: &toml::Table,
     opts: ReplayOptions,
     caps: Option<&[u64]>,
-) -> Result<Result<Replay, Vec<u64>>, PhhError> {
+) -> Result<Result<Replay, Stopped>, PhhError> {
     let variant = match t.get("variant") {
         Some(toml::Value::String(s)) => s.clone(),
         Some(_) => {
@@ -589,7 +614,14 @@ fn replay_capped(
             Parsed::Skip => {}
         }
     }
-    if h.to_act().is_some() && caps.is_none() && starting.contains(&INF) {
+    let hand = match t.get("hand") {
+        Some(toml::Value::Integer(i)) => Some(*i),
+        _ => None,
+    };
+    if let Some(seat) = h
+        .to_act()
+        .filter(|_| caps.is_none() && starting.contains(&INF))
+    {
         let caps: Vec<u64> = h
             .seats()
             .iter()
@@ -602,7 +634,27 @@ fn replay_capped(
                 }
             })
             .collect();
-        return Ok(Err(caps));
+        let finishing_stacks = h
+            .seats()
+            .iter()
+            .zip(&starting)
+            .map(|(s, &st)| if st == INF { INF } else { s.stack })
+            .collect();
+        let pot = h.seats().iter().map(|s| s.contributed).sum();
+        let partial = Replay {
+            hand,
+            finishing_stacks,
+            expected,
+            winnings,
+            won: vec![0; n],
+            returned: vec![0; n],
+            pot,
+            decimals,
+            outcome: Outcome::Incomplete { to_act: seat, pot },
+            inferred,
+            state: h,
+        };
+        return Ok(Err(Stopped { partial, caps }));
     }
     if let Some(seat) = h.to_act() {
         // A trailing implicit check is the last thing PokerKit asks for.
@@ -672,10 +724,6 @@ fn replay_capped(
             finishing_stacks[k] = INF;
         }
     }
-    let hand = match t.get("hand") {
-        Some(toml::Value::Integer(i)) => Some(*i),
-        _ => None,
-    };
     Ok(Ok(Replay {
         hand,
         finishing_stacks,
