@@ -95,13 +95,14 @@ fn real_ipoker_hands_with_inf_stacks_replay_or_are_undetermined() {
     );
 }
 
-/// iPoker hand 3406361218 (IPN 100NL) stops after the river card with no
-/// river action: a preflop raise, then checks on the flop and turn. Taking
-/// the `inf` players as all-in for what they put in cannot explain the
-/// checks that follow, so the hand is incomplete (counted, every action
-/// legal), not a refusal of the file ("the hand is over" before).
+/// iPoker hand 3406361218 (IPN 100NL) ends after the river card with no
+/// river action: a preflop raise and call, then checks on the flop and
+/// turn. iPoker writes those checks for players who are all-in, so the
+/// second reading (each `inf` player all-in for what it put in, their
+/// later checks no actions) explains the history: p2's cards are unknown,
+/// so the pot is undetermined. It was refused before ("the hand is over").
 #[test]
-fn an_ipoker_history_that_just_stops_is_incomplete_not_refused() {
+fn ipoker_checks_of_all_in_players_are_no_actions() {
     let text = hand(
         "antes = [0, 0, 0]\nblinds_or_straddles = [0.50, 1, 0]\nmin_bet = 1\n\
          starting_stacks = [inf, inf, inf]\nwinnings = [0, 0, 0]\nhand = 3406361218",
@@ -111,9 +112,36 @@ fn an_ipoker_history_that_just_stops_is_incomplete_not_refused() {
     let r = one(&text);
     assert_eq!(
         r.outcome,
+        Outcome::Undetermined {
+            pot: 650,
+            players: vec![1, 2]
+        }
+    );
+    // Both hands known: the all-in reading decides it (p2's pair of
+    // fours beats ace-king high).
+    let known = text.replace("'d dh p2 ????'", "'d dh p2 4c5d'");
+    let r = one(&known);
+    assert_eq!(r.outcome, Outcome::Replayed);
+    assert_eq!(r.won, vec![0, 650, 0]);
+}
+
+/// An `inf` history that stops where no reading explains it (a river bet
+/// with nothing after it) is incomplete: counted, every action legal, no
+/// result; a history of finite stacks that stops is a cut file, refused.
+#[test]
+fn an_inf_history_that_just_stops_is_incomplete_not_refused() {
+    let text = hand(
+        "antes = [0, 0, 0]\nblinds_or_straddles = [0.50, 1, 0]\nmin_bet = 1\n\
+         starting_stacks = [inf, inf, inf]\nwinnings = [0, 0, 0]",
+        "'d dh p1 ????', 'd dh p2 ????', 'd dh p3 AhKd', 'p3 cbr 3', 'p1 f', 'p2 cc', \
+         'd db 2c7d9h', 'p2 cc', 'p3 cc', 'd db Js', 'p2 cc', 'p3 cc', 'd db 4h', 'p2 cbr 5'",
+    );
+    let r = one(&text);
+    assert_eq!(
+        r.outcome,
         Outcome::Incomplete {
-            to_act: 1,
-            pot: 650
+            to_act: 2,
+            pot: 1150
         }
     );
     assert_eq!(r.outcome.key(), "incomplete");
@@ -135,14 +163,12 @@ fn an_ipoker_history_that_just_stops_is_incomplete_not_refused() {
     );
     let line = String::from_utf8(out.stdout).unwrap();
     assert!(line.contains("\"outcome\":\"incomplete\""), "{line}");
-    assert!(line.contains("\"to_act\":\"p2\""), "{line}");
-    // A history of real (finite) stacks that stops is still refused: it
-    // is a cut file, not a site's convention.
+    assert!(line.contains("\"to_act\":\"p3\""), "{line}");
     let finite = text.replace("[inf, inf, inf]", "[100, 100, 100]");
     let t = phh::parse_all(&finite).unwrap();
     assert!(matches!(
         phh::replay(&t[0], ReplayOptions::default()),
-        Err(phh::PhhError::Unfinished(2))
+        Err(phh::PhhError::Unfinished(3))
     ));
 }
 

@@ -353,7 +353,9 @@ fn string_list(t: &toml::Table, field: &'static str) -> Result<Vec<String>, PhhE
 /// with players still to act and some of them have `inf` stacks (iPoker
 /// writes every stack so, and stops when the real stacks ran out), each
 /// such live player is taken as all-in for what it put in, and the hand is
-/// played again to its showdown. When that reading fails too (the history
+/// played again to its showdown (the checks iPoker writes for all-in
+/// players on the streets after are read as no actions). When that
+/// reading fails too (the history
 /// just stops, with later streets' actions that the capped stacks could
 /// not have made), the hand is [`Outcome::Incomplete`]: every recorded
 /// action was legal, and the file holds no result.
@@ -575,6 +577,15 @@ fn replay_capped(
                 let skipped = h.implicit_check() == Some((p, h.history().len()));
                 if kind == Kind::CheckCall && skipped && !implicit_used {
                     implicit_used = true;
+                    continue;
+                }
+                // iPoker writes a check for every all-in player on each
+                // street left: with `inf` stacks capped (the second
+                // reading), those checks are no actions. (Once the board
+                // is run out the hand is paid, so a stack is no longer 0.)
+                let seat = &h.seats()[p];
+                let all_in = seat.stack == 0 || h.legal().is_none();
+                if caps.is_some() && kind == Kind::CheckCall && !seat.folded && all_in {
                     continue;
                 }
                 let Some(legal) = h.legal() else {
