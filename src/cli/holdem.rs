@@ -1,11 +1,12 @@
 //! `cardsim holdem`: N hands at a table of agents through the runner.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 
 use super::sim_args::SimArgs;
-use crate::holdem::agents::spec;
+use crate::holdem::agents::{spec, AgentSpec};
 use crate::holdem::sim::{HoldemGame, StackSpec};
 use crate::holdem::table::pots::OddChips;
 use crate::holdem::table::ShortBigBlind;
@@ -16,6 +17,7 @@ use crate::sim;
   cardsim holdem -n 100000 -o hands.csv --summary summary.json
   cardsim holdem --agents tag,station,random,pushfold,tag,station --stacks uniform:10bb-200bb
   cardsim holdem --players 3 --agents 'tag(open=0.18,cbet=0.65,bluff=0.1),station,pushfold'
+  cardsim holdem --players 3 --agents \"exec:'python3 examples/agents/bot.py',tag,station\"
   cardsim holdem -n 20000 --pots pots.csv --phh hands.phhs --phh-every 100")]
 pub struct HoldemArgs {
     /// Hands to play (`--hands` is the same flag).
@@ -34,8 +36,8 @@ pub struct HoldemArgs {
     pub players: u64,
     /// Agents: one for every seat, or one per seat, of random, station,
     /// tag, pushfold, tag(KEY=VALUE,...), pushfold(KEY=VALUE,...),
-    /// chart(file=PATH) (what
-    /// each does and its parameters: --help and docs/agents.md).
+    /// chart(file=PATH), exec:COMMAND (what each does: --help). Parameters
+    /// and programs: docs/agents.md.
     ///
     /// random: picks uniformly among the kinds of action open to it (fold
     /// when facing a bet, check or call, raise when allowed), then a raise
@@ -73,8 +75,23 @@ pub struct HoldemArgs {
     ///
     /// chart(file=PATH): preflop ranges per position and postflop rules
     /// from a TOML file (examples/agents/chart.toml, docs/agents.md).
+    ///
+    /// exec:COMMAND: a program in any language, one process per worker
+    /// thread, reading the table as one JSON line per decision on its
+    /// standard input and answering f, cc or cbr AMOUNT, one a line
+    /// (quote the command: exec:'python3 bot.py'; the protocol:
+    /// docs/agents.md).
     #[arg(long, default_value = "random", value_name = "LIST")]
     pub agents: String,
+    /// Seconds an exec: agent may take to answer (its hello or a
+    /// decision) before the run ends with an error.
+    #[arg(long, default_value = "10", value_name = "SECONDS",
+          value_parser = parse_timeout)]
+    pub agent_timeout: Duration,
+    /// Agents the caller built itself (the Python package's functions),
+    /// by the name `--agents` gives them. Not a flag.
+    #[arg(skip)]
+    pub external: Vec<(String, AgentSpec)>,
     /// Starting stacks: `100bb`, `250` (chips) or `uniform:10bb-200bb`
     /// (drawn per seat per hand).
     #[arg(
@@ -130,6 +147,20 @@ pub struct HoldemArgs {
     pub sim: SimArgs,
 }
 
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{}' is not a number of seconds", crate::text::quote(text)))?;
+    if !(secs > 0.0 && secs <= 1e6) {
+        return Err(format!(
+            "'{}' is not a positive number of seconds (at most 1000000)",
+            crate::text::quote(text)
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
 fn parse_blinds(text: &str) -> Result<(u64, u64), String> {
     let err = |why: &str| {
         format!(
@@ -165,8 +196,11 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
             args.players
         ));
     }
-    let agents =
-        spec::parse_agents(&args.agents, players, &spec::builtin).map_err(|e| e.to_string())?;
+    let build = |text: &str| match args.external.iter().find(|(name, _)| name == text) {
+        Some((_, agent)) => Ok(agent.clone()),
+        None => spec::agent(text, args.agent_timeout),
+    };
+    let agents = spec::parse_agents(&args.agents, players, &build).map_err(|e| e.to_string())?;
     let (small_blind, big_blind) = parse_blinds(&args.blinds)?;
     let stacks = StackSpec::parse(&args.stacks, big_blind).map_err(|e| e.to_string())?;
     let (odd_chips, short_big_blind) = if args.pokerkit {

@@ -301,7 +301,13 @@ impl Game for HoldemGame {
 
     fn options(&self) -> BTreeMap<String, String> {
         let agents: Vec<String> = self.agents.iter().map(|a| a.to_string()).collect();
-        BTreeMap::from([
+        let mut programs: Vec<String> = Vec::new();
+        for p in self.agents.iter().filter_map(|a| a.external()?.program()) {
+            if !programs.contains(&p) {
+                programs.push(p);
+            }
+        }
+        let mut options = BTreeMap::from([
             ("players".into(), self.players().to_string()),
             ("agents".into(), agents.join(",")),
             ("stacks".into(), self.stacks.to_string()),
@@ -313,7 +319,12 @@ impl Game for HoldemGame {
             ("odd_chips".into(), self.odd_chips.key().into()),
             ("short_big_blind".into(), self.short_big_blind.key().into()),
             ("allin_trials".into(), self.allin_trials.to_string()),
-        ])
+        ]);
+        // Only runs with an `exec:` agent running a file have this key.
+        if !programs.is_empty() {
+            options.insert("agent_programs".into(), programs.join(","));
+        }
+        options
     }
 
     fn columns(&self) -> Vec<String> {

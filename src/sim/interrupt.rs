@@ -26,6 +26,8 @@ static RECEIVED: AtomicUsize = AtomicUsize::new(0);
 /// True when the next signal must end the process at once: no run is
 /// armed, or this is the second signal.
 static EXIT_NOW: AtomicBool = AtomicBool::new(true);
+/// Whether a run is armed now (between [`Armed::arm`] and its drop).
+static ARMED: AtomicBool = AtomicBool::new(false);
 /// Whether the handlers could be installed (once per process).
 static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
 
@@ -60,6 +62,7 @@ impl Armed {
         install()?;
         RECEIVED.store(0, Ordering::SeqCst);
         EXIT_NOW.store(false, Ordering::SeqCst);
+        ARMED.store(true, Ordering::SeqCst);
         Ok(Armed(()))
     }
 
@@ -74,8 +77,16 @@ impl Armed {
 
 impl Drop for Armed {
     fn drop(&mut self) {
+        ARMED.store(false, Ordering::SeqCst);
         EXIT_NOW.store(true, Ordering::SeqCst);
     }
+}
+
+/// Whether the armed run has received its signal: for work that waits
+/// (an `exec:` agent's answer) to give up at once rather than at its
+/// timeout.
+pub fn signalled() -> bool {
+    ARMED.load(Ordering::Relaxed) && RECEIVED.load(Ordering::Relaxed) != 0
 }
 
 /// A caller's request that work stop early, shared between the caller and

@@ -18,6 +18,7 @@ mod holdem_agents;
 mod holdem_cli;
 mod holdem_equity;
 mod holdem_eval_oracle;
+mod holdem_exec;
 mod holdem_sim;
 mod holdem_table;
 mod output_integrity;

@@ -20,6 +20,12 @@ pub trait External: Send + Sync {
     fn session(&self) -> Result<Box<dyn Session>, String>;
     /// Takes back a session its worker is done with, for the next worker.
     fn give_back(&self, session: Box<dyn Session>);
+    /// The file the agent runs and its hash (`bot.py=blake3:0123...`),
+    /// recorded in the summary's options as `agent_programs`; `None` when
+    /// there is no such file.
+    fn program(&self) -> Option<String> {
+        None
+    }
 }
 
 impl fmt::Debug for dyn External {
@@ -34,4 +40,9 @@ pub trait Session: Send {
     /// one line (the program exited, timed out, wrote garbage; the Python
     /// function raised).
     fn act(&mut self, view: &AgentView) -> Result<String, String>;
+    /// Whether the session may serve another worker (`false` once it
+    /// failed: a given-back session that is not usable is dropped).
+    fn usable(&self) -> bool {
+        true
+    }
 }

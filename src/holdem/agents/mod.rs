@@ -30,12 +30,14 @@ use crate::cards::{Card, CardSet};
 use crate::rng::GameRng;
 
 pub mod chart;
+pub mod exec;
 pub mod external;
 pub mod params;
 pub mod spec;
 pub mod view;
 
 pub use chart::Chart;
+pub use exec::ExecAgent;
 pub use external::{External, Session};
 pub use params::{PushFoldParams, TagParams};
 pub use view::{AgentView, Answer, LegalView, NotAnAction};

@@ -3,9 +3,10 @@
 //! agents (`tag(open=8,call=9)`, `exec:"bot --a,b"`).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::params;
-use super::{AgentKind, AgentSpec, Chart, PushFoldParams, TagParams};
+use super::{AgentKind, AgentSpec, Chart, ExecAgent, PushFoldParams, TagParams};
 
 /// Why an `--agents` list cannot be used (one line).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -82,6 +83,17 @@ pub fn parse_agents(
             "{k} agents for {players} players (give one for all, or one per seat)"
         ))),
     }
+}
+
+/// One agent of an `--agents` list: `exec:COMMAND` (a program answering
+/// within `timeout`, started only when a hand first asks it) or a built-in
+/// agent ([`builtin`]).
+pub fn agent(text: &str, timeout: Duration) -> Result<AgentSpec, SpecError> {
+    if text.trim_start().starts_with("exec:") {
+        let exec = ExecAgent::parse(text, timeout)?;
+        return Ok(AgentSpec::External(Arc::new(exec)));
+    }
+    builtin(text)
 }
 
 /// One built-in agent: a name, with parameters for those that take them

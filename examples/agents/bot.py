@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""An exec: agent for cardsim holdem, standard library only.
+
+    cardsim holdem --players 3 --agents "exec:'python3 examples/agents/bot.py',tag,station"
+
+cardsim writes one JSON object a line on standard input: first a hello
+({"protocol": 1, ...}), answered with {"protocol": 1, "name": ...}; then one
+view per decision (the fields are documented in docs/agents.md), answered
+with one action a line: "f", "cc" or "cbr AMOUNT" (raise TO amount).
+Anything written to standard error goes to cardsim's standard error.
+
+The strategy, as an example: preflop, raise pairs and two broadway cards to
+three big blinds (call a raise with them), check or fold the rest; after
+the flop, bet half the pot with a pair or better using a hole card, call a
+bet of at most a third of the pot with one, else check or fold.
+With the argument "cc" it checks or calls, always (the station).
+"""
+import json
+import random
+import sys
+
+RANKS = "23456789TJQKA"
+
+
+def rank(card):
+    return RANKS.index(card[0])
+
+
+def cards(text):
+    return [text[i:i + 2] for i in range(0, len(text), 2)]
+
+
+def decide(view, rng):
+    legal = view["legal"]
+    hole = cards(view["hole"])
+    board = cards(view["board"])
+
+    def check_or_fold():
+        return "f" if legal["fold"] else "cc"
+
+    def raise_to(amount):
+        if legal["min_raise_to"] is None:
+            return "cc"
+        amount = max(legal["min_raise_to"], min(amount, legal["max_raise_to"]))
+        return f"cbr {amount}"
+
+    if view["street"] == "preflop":
+        strong = hole[0][0] == hole[1][0] or min(rank(c) for c in hole) >= RANKS.index("T")
+        if not strong:
+            return check_or_fold()
+        if legal["to_call"] <= view["big_blind"] - view["bets"][view["seat"] - 1]:
+            return raise_to(3 * view["big_blind"])
+        return "cc"
+    paired = any(h[0] == b[0] for h in hole for b in board) or hole[0][0] == hole[1][0]
+    if paired:
+        if legal["to_call"] == 0:
+            # Bet half the pot, now and then a little more (seeded: the
+            # view's seed makes every run of the same --seed alike).
+            extra = 1.0 + 0.25 * rng.random()
+            return raise_to(max(view["bets"]) + int(view["pot"] * 0.5 * extra))
+        if legal["to_call"] * 3 <= view["pot"]:
+            return "cc"
+    return check_or_fold()
+
+
+def main():
+    always_cc = sys.argv[1:] == ["cc"]
+    out = sys.stdout
+    for line in sys.stdin:
+        message = json.loads(line)
+        if "legal" not in message:  # the hello
+            out.write(json.dumps({"protocol": 1, "name": "example bot"}) + "\n")
+        elif always_cc:
+            out.write("cc\n")
+        else:
+            rng = random.Random(message["seed"] * 1000 + len(message["actions"]))
+            out.write(decide(message, rng) + "\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()
