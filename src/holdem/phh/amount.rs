@@ -30,33 +30,51 @@ impl Amount {
     /// Reads `12`, `-0.50`, `1_000.25`, `inf`, `+inf`. Exponents are
     /// refused (no real history uses them).
     pub fn parse(text: &str) -> Result<Amount, String> {
-        let t = text.trim().replace('_', "");
+        let t = text.trim();
         let (negative, body) = match t.strip_prefix('-') {
             Some(r) => (true, r),
-            None => (false, t.strip_prefix('+').unwrap_or(&t)),
+            None => (false, t.strip_prefix('+').unwrap_or(t)),
         };
         if body == "inf" && !negative {
             return Ok(Amount::Inf);
         }
         let bad = || format!("'{}' is not an amount", crate::text::quote(text));
-        let (int, frac) = match body.split_once('.') {
-            Some((i, f)) => (i, f),
-            None => (body, ""),
-        };
-        if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
+        // Digits (TOML's `_` separators skipped), at most one point with
+        // digits on both sides; read without allocating, checked for
+        // overflow.
+        let (mut digits, mut scale, mut point, mut int_digits) = (0u128, 0u32, false, 0u32);
+        let mut last_digit = false;
+        for b in body.bytes() {
+            match b {
+                b'0'..=b'9' => {
+                    digits = digits
+                        .checked_mul(10)
+                        .and_then(|d| d.checked_add(u128::from(b - b'0')))
+                        .ok_or_else(bad)?;
+                    if point {
+                        scale += 1;
+                    } else {
+                        int_digits += 1;
+                    }
+                    last_digit = true;
+                }
+                b'_' => {}
+                b'.' if !point && int_digits > 0 => {
+                    point = true;
+                    last_digit = false;
+                }
+                _ => return Err(bad()),
+            }
+        }
+        if int_digits == 0 || (point && !last_digit) {
             return Err(bad());
         }
-        if !frac.bytes().all(|b| b.is_ascii_digit()) || (body.contains('.') && frac.is_empty()) {
-            return Err(bad());
-        }
-        let scale = frac.len() as u32;
         if scale > MAX_DECIMALS {
             return Err(format!(
                 "'{}' has more than {MAX_DECIMALS} decimal places",
                 crate::text::quote(text)
             ));
         }
-        let digits: u128 = format!("{int}{frac}").parse().map_err(|_| bad())?;
         Ok(Amount::Finite {
             negative: negative && digits != 0,
             digits,
@@ -109,7 +127,11 @@ pub fn format_units(units: u64, decimals: u32) -> String {
 /// decimal form.
 pub fn amount_of(v: &toml::Value) -> Option<Result<Amount, String>> {
     match v {
-        toml::Value::Integer(i) => Some(Amount::parse(&i.to_string())),
+        toml::Value::Integer(i) => Some(Ok(Amount::Finite {
+            negative: *i < 0,
+            digits: u128::from(i.unsigned_abs()),
+            scale: 0,
+        })),
         toml::Value::Table(t) if t.len() == 1 => match t.get(EXACT_KEY) {
             Some(toml::Value::String(s)) => Some(Amount::parse(s)),
             _ => None,
@@ -169,6 +191,16 @@ mod tests {
         assert!(Amount::parse("1e3").is_err());
         assert!(Amount::parse("1.").is_err());
         assert!(Amount::parse("0.1234567891").is_err());
+        // TOML's separators; no digits before the point, two points, a
+        // separator alone, a sign in the middle, an overflow: refused.
+        assert_eq!(
+            Amount::parse("1_000.25").unwrap().units(2, u64::MAX),
+            Some(100025)
+        );
+        for bad in [".5", "1.2.3", "_", "1-2", "", "-", "9".repeat(40).as_str()] {
+            assert!(Amount::parse(bad).is_err(), "{bad}");
+        }
+        assert!(!Amount::parse("-0").unwrap().is_negative());
         assert_eq!(format_units(20030, 2), "200.30");
         assert_eq!(format_units(5, 2), "0.05");
         assert_eq!(format_units(7, 0), "7");
