@@ -31,6 +31,7 @@ fn game(agent: AgentKind) -> HoldemGame {
         short_big_blind: ShortBigBlind::FullBlind,
         allin_trials: 0,
         phh_every: None,
+        player_stats: false,
     }
 }
 

@@ -131,6 +131,12 @@ pub struct HoldemArgs {
     /// are sampled (multiway preflop); 0 turns all-in equity off.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub allin_trials: u32,
+    /// Add each seat's player statistics to the summary (VPIP, PFR, 3-bet,
+    /// fold to 3-bet, c-bet, fold to c-bet, WTSD, W$SD as proportions over
+    /// their opportunities; postflop bets/raises and calls per hand), as
+    /// `cardsim stats` counts them (docs/stats.md).
+    #[arg(long)]
+    pub player_stats: bool,
     /// Long-format CSV of every pot: game, pot, amount, eligible, winners,
     /// share.
     #[arg(long, value_name = "FILE")]
@@ -238,6 +244,7 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
         short_big_blind,
         allin_trials: args.allin_trials,
         phh_every: args.phh.as_ref().map(|_| args.phh_every),
+        player_stats: args.player_stats,
     };
     game.validate().map_err(|e| e.to_string())?;
     Ok(game)

@@ -124,6 +124,9 @@ pub struct HoldemGame {
     pub allin_trials: u32,
     /// Write hand `i` as PHH when `i % k == 0`.
     pub phh_every: Option<u64>,
+    /// Add each seat's player statistics (VPIP ... W$SD, docs/stats.md)
+    /// to the metrics.
+    pub player_stats: bool,
 }
 
 /// One played hand.
@@ -238,6 +241,53 @@ fn ev_net(r: &HoldemRecord, s: usize) -> f64 {
 
 const FIXED_METRICS: usize = 8;
 
+/// The player statistics of one seat, as metrics (with `--player-stats`):
+/// a proportion observed where the seat had the opportunity (its mean is
+/// hits / opportunities, as `cardsim stats` counts them), then the
+/// postflop bets and raises and the calls of every hand (the aggression
+/// factor is the ratio of their means).
+const PLAYER_STATS: [&str; 10] = [
+    "vpip",
+    "pfr",
+    "three_bet",
+    "fold_to_three_bet",
+    "cbet",
+    "fold_to_cbet",
+    "wtsd",
+    "wsd",
+    "postflop_bets_raises",
+    "postflop_calls",
+];
+
+/// Each seat's [`PLAYER_STATS`] from `first` on: the definitions of
+/// `cardsim stats` (holdem::stats::seat_play), on the simulated hand.
+fn observe_player_stats(h: &HandState, first: usize, obs: &mut Observations) {
+    let play = crate::holdem::stats::seat_play(h);
+    let settled = h.settled().expect("a finished hand");
+    for (s, p) in play.iter().enumerate() {
+        let at = first + PLAYER_STATS.len() * s;
+        let won_at_showdown =
+            p.showdown && settled.pots().iter().any(|pot| pot.winners & (1 << s) != 0);
+        let rates = [
+            (p.vpip_opp, p.vpip),
+            (p.vpip_opp, p.pfr),
+            (p.three_bet_opp, p.three_bet),
+            (p.fold_to_three_bet_opp, p.fold_to_three_bet),
+            (p.cbet_opp, p.cbet),
+            (p.fold_to_cbet_opp, p.fold_to_cbet),
+            (p.saw_flop, p.showdown),
+            (p.showdown, won_at_showdown),
+        ];
+        for (k, (opportunity, hit)) in rates.into_iter().enumerate() {
+            if opportunity {
+                obs.set(at + k, f64::from(u8::from(hit)));
+            }
+        }
+        obs.set(at + 8, f64::from(p.postflop_bets_raises));
+        obs.set(at + 9, f64::from(p.postflop_calls));
+    }
+}
+
 /// What a worker reuses from hand to hand: the deck, the last hand's
 /// heap buffers ([`Game::recycle`] hands them back), and its sessions with
 /// the agents the user brought (given back to them when it is dropped).
@@ -320,6 +370,11 @@ impl Game for HoldemGame {
             ("short_big_blind".into(), self.short_big_blind.key().into()),
             ("allin_trials".into(), self.allin_trials.to_string()),
         ]);
+        // Only runs with player statistics have this key (older summaries
+        // stay valid).
+        if self.player_stats {
+            options.insert("player_stats".into(), "true".into());
+        }
         // Only runs with an `exec:` agent running a file have this key.
         if !programs.is_empty() {
             options.insert("agent_programs".into(), programs.join(","));
@@ -376,6 +431,18 @@ impl Game for HoldemGame {
                     min: low,
                 },
             ));
+        }
+        if self.player_stats {
+            for (s, a) in self.agents.iter().enumerate() {
+                for (k, stat) in PLAYER_STATS.iter().enumerate() {
+                    let name = format!("{stat}_s{}_{}", s + 1, a.name());
+                    m.push(if k < 8 {
+                        Metric::proportion(name)
+                    } else {
+                        Metric::integer(name)
+                    });
+                }
+            }
         }
         m
     }
@@ -582,6 +649,9 @@ impl Game for HoldemGame {
         for s in 0..self.players() {
             obs.set(FIXED_METRICS + 2 * s, net(h, s) as f64);
             obs.set(FIXED_METRICS + 2 * s + 1, ev_net(r, s));
+        }
+        if self.player_stats {
+            observe_player_stats(h, FIXED_METRICS + 2 * self.players(), obs);
         }
     }
 

@@ -54,6 +54,7 @@ fn game(agents: Vec<AgentSpec>) -> HoldemGame {
         short_big_blind: ShortBigBlind::FullBlind,
         allin_trials: 100,
         phh_every: None,
+        player_stats: false,
     }
 }
 

@@ -256,6 +256,7 @@ fn game(first: AgentSpec) -> HoldemGame {
         short_big_blind: ShortBigBlind::FullBlind,
         allin_trials: 100,
         phh_every: None,
+        player_stats: false,
     }
 }
 

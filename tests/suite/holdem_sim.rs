@@ -25,6 +25,7 @@ fn game(agents: &[AgentKind], stacks: StackSpec) -> HoldemGame {
         short_big_blind: ShortBigBlind::FullBlind,
         allin_trials: 200,
         phh_every: None,
+        player_stats: false,
     }
 }
 

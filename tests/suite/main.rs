@@ -24,6 +24,7 @@ mod holdem_table;
 mod output_integrity;
 mod parsers_fuzz;
 mod phh_real;
+mod player_stats;
 mod pokerkit_crosscheck;
 mod reference_scripts;
 mod run_cancel;

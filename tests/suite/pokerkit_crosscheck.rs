@@ -160,6 +160,7 @@ fn pokerkit_agrees_on_random_and_simulated_hands() {
         short_big_blind: ShortBigBlind::Posted,
         allin_trials: 0,
         phh_every: None,
+        player_stats: false,
     };
     hands.extend((0..500).map(|g| (play_hand(&game, g, 2027).hand, 10_000 + g)));
     hands.extend((0..500).map(|g| {
