@@ -29,12 +29,14 @@ import numpy as np
 from . import _native
 
 __all__ = [
+    "AgentError",
     "CATEGORIES",
     "DEFAULT_SEED",
     "Evaluation",
     "EquityResult",
     "PlayerEquity",
     "Run",
+    "View",
     "categories",
     "decode",
     "encode",
@@ -280,4 +282,10 @@ def equity(
 # ---------------------------------------------------------------- simulate
 
 from ._run import Run, simulate  # noqa: E402
+
+#: Raised by :func:`simulate` when a Python agent raises: names the hand and
+#: seat; the agent's own exception (with its traceback) is its ``__cause__``.
+AgentError = _native.AgentError
+#: What a Python agent gets at each decision (docs/agents.md, "The view").
+View = _native.View
 from . import holdem  # noqa: E402

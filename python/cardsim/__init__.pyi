@@ -52,6 +52,36 @@ def equity(
     time: Optional[float] = None,
 ) -> EquityResult: ...
 
+class AgentError(RuntimeError): ...
+
+class Legal:
+    fold: bool
+    to_call: int
+    min_raise_to: Optional[int]
+    max_raise_to: Optional[int]
+
+class View:
+    hand: int
+    seed: int
+    seat: int
+    players: int
+    button: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    street: str
+    hole: str
+    board: str
+    pot: int
+    stacks: List[int]
+    bets: List[int]
+    contributed: List[int]
+    folded: List[bool]
+    legal: Legal
+    actions: List[str]
+    def random(self) -> float: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
 class Run:
     game: str
     args: List[str]

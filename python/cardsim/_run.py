@@ -306,6 +306,54 @@ class Run:
             yield from pa.Table.from_batches(pending).combine_chunks().to_batches()
 
 
+def _agent_name(agent: Any) -> str:
+    """The name of a Python agent in ``--agents``: ``python:`` and its
+    function's (or class's) name, letters, digits, ``_``, ``.``, ``<`` and
+    ``>`` kept."""
+    name = getattr(agent, "__name__", None) or type(agent).__name__
+    kept = "".join(c if c.isalnum() or c in "_.<>" else "_" for c in name)
+    return "python:" + (kept or "agent")
+
+
+def _python_agents(game: str, options: Dict[str, Any]) -> Tuple[Dict[str, Any], List[Tuple[str, Any]]]:
+    """Replaces the Python agents in ``options["agents"]`` (callables taking
+    a view, or objects with an ``act(view)`` method) by their names, and
+    returns the options with the ``(name, callable)`` pairs. The same object
+    twice is one agent (one name); two objects of one name are told apart
+    by ``#2``, ``#3``, ..."""
+    agents = options.get("agents")
+    if agents is None or isinstance(agents, str):
+        return options, []
+    if not isinstance(agents, (list, tuple)):
+        agents = [agents]
+    words: List[str] = []
+    pairs: List[Tuple[str, Any]] = []
+    names: Dict[int, str] = {}
+    for agent in agents:
+        if isinstance(agent, str):
+            words.append(agent)
+            continue
+        act = getattr(agent, "act", None)
+        func = act if callable(act) and not isinstance(agent, type) else agent
+        if not callable(func):
+            raise TypeError(
+                f"an agent is a name (str), a function taking a view, or an object with "
+                f"an act(view) method, not {type(agent).__name__}")
+        if game != "holdem":
+            raise ValueError("Python agents play holdem only")
+        if id(agent) not in names:
+            base = _agent_name(agent)
+            name, k = base, 1
+            taken = {n for n, _ in pairs}
+            while name in taken:
+                k += 1
+                name = f"{base}#{k}"
+            names[id(agent)] = name
+            pairs.append((name, func))
+        words.append(names[id(agent)])
+    return {**options, "agents": words}, pairs
+
+
 def simulate(
     game: str,
     *,
@@ -325,6 +373,18 @@ def simulate(
     is a pure function of (seed, i, options): ``threads`` never changes the
     result, and ``shard=(k, n)`` runs games [k*games/n, (k+1)*games/n). Bad
     options raise ``ValueError`` with the CLI's message.
+
+    In ``holdem``, ``agents`` may hold agents of your own: a function taking
+    a :class:`cardsim.View` and returning an action (``"f"``, ``"cc"``,
+    ``"cbr 300"``), or an object with an ``act(view)`` method. They play
+    in the runner like the built-ins (docs/agents.md, "Python agents"); one
+    that raises ends the run with :class:`cardsim.AgentError`.
+
+    >>> import cardsim
+    >>> calls = cardsim.simulate("holdem", games=200, seed=1, players=3,
+    ...                          agents=[lambda view: "cc", "tag", "random"])
+    >>> calls.summary["options"]["agents"]
+    'python:<lambda>,tag,random'
 
     Ctrl-C stops the run within a fraction of a second and raises
     ``KeyboardInterrupt``, its temporary directory removed (as on any
@@ -356,6 +416,7 @@ def simulate(
         args += ["--threads", str(threads)]
     if shard is not None:
         args += ["--shard", _shard_word(shard)]
+    options, agents = _python_agents(game, options)
     for key, value in options.items():
         args += _option_words(key, value)
     remove_stale_runs()
@@ -370,7 +431,7 @@ def simulate(
             os.path.join(directory, "games.csv"),
             "--summary",
             os.path.join(directory, "summary.json"),
-        ])
+        ], agents)
         return Run(game, args, directory)
     except BaseException:
         shutil.rmtree(directory, ignore_errors=True)

@@ -6,6 +6,7 @@
 //! values. The Python half (`cardsim/__init__.py`) shapes them into result
 //! objects, Arrow tables and pandas frames.
 
+mod agent;
 mod hand;
 mod interrupt;
 
@@ -274,7 +275,19 @@ fn to_py_error(e: anyhow::Error) -> PyErr {
             || c.downcast_ref::<cardsim::sim::runner::RunError>()
                 .is_some_and(|r| r.is_bad_input())
     });
-    let line = format!("{e:#}").replace(['\n', '\r'], " ");
+    let mut line = format!("{e:#}").replace(['\n', '\r'], " ");
+    // A game that failed (an agent's bad answer) in a run of `simulate`:
+    // its private directory goes with the error, so the line's tail about
+    // the checkpoint kept there and `--resume` does not apply.
+    let failed = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<cardsim::sim::runner::RunError>(),
+            Some(cardsim::sim::runner::RunError::GameFailed(_))
+        )
+    });
+    if let Some(cut) = line.find("; kept ").filter(|_| failed) {
+        line.truncate(cut);
+    }
     if bad {
         PyValueError::new_err(line)
     } else {
@@ -305,9 +318,25 @@ fn equity_json(py: Python<'_>, args: Vec<String>) -> PyResult<String> {
 /// output paths. A Ctrl-C stops the run within a batch of games and raises
 /// `KeyboardInterrupt` (see [`interrupt::run`]); the outputs written so far
 /// are left for the caller to remove.
+///
+/// `agents`: `(name, callable)` pairs, Python agents of a `holdem` run that
+/// `--agents` names (docs/agents.md); an exception one of them raises ends
+/// the run and is raised again as the cause of an `AgentError`.
 #[pyfunction]
-fn run_command(py: Python<'_>, args: Vec<String>) -> PyResult<()> {
+#[pyo3(signature = (args, agents=None))]
+fn run_command(
+    py: Python<'_>,
+    args: Vec<String>,
+    agents: Option<Vec<(String, Py<PyAny>)>>,
+) -> PyResult<()> {
     let mut cli = parse_command(args)?;
+    let agents = agents.filter(|a| !a.is_empty()).map(agent::Agents::new);
+    if let Some(agents) = &agents {
+        match &mut cli.command {
+            Command::Holdem(a) => a.external = agents.specs(),
+            _ => return Err(PyValueError::new_err("Python agents play holdem only")),
+        }
+    }
     let sim = match &mut cli.command {
         Command::Fishing(a) => &mut a.sim,
         Command::Holdem(a) => &mut a.sim,
@@ -317,7 +346,13 @@ fn run_command(py: Python<'_>, args: Vec<String>) -> PyResult<()> {
     };
     let cancel = Cancel::new();
     sim.cancel = Some(cancel.clone());
-    interrupt::run(py, &cancel, || cli::run(cli))?.map_err(to_py_error)
+    let result = interrupt::run(py, &cancel, || cli::run(cli))?;
+    if result.is_err() {
+        if let Some(raised) = agents.as_ref().and_then(|a| a.raise(py)) {
+            return Err(raised);
+        }
+    }
+    result.map_err(to_py_error)
 }
 
 #[pymodule]
@@ -331,6 +366,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch_seconds, m)?)?;
     m.add("DEFAULT_SEED", cli::sim_args::DEFAULT_SEED)?;
     m.add_class::<hand::PyHand>()?;
+    m.add_class::<agent::View>()?;
+    m.add_class::<agent::Legal>()?;
+    m.add("AgentError", m.py().get_type::<agent::AgentError>())?;
     m.add("IllegalAction", m.py().get_type::<hand::IllegalAction>())?;
     Ok(())
 }

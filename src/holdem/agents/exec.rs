@@ -179,18 +179,32 @@ impl External for ExecAgent {
     }
 }
 
-/// The file an `exec:` command runs, to hash: its first word when that is
-/// a file (`./bot`), else the first word after it that does not start with
-/// `-` when that is a file (`python3 -u bot.py`, `node bot.js`). Names
-/// are not looked up in `PATH`: `python3` itself is never hashed.
+/// Interpreters, by their file name's start: a command starting with one
+/// runs the file after it (`python3 -u bot.py`, `node bot.js`).
+const INTERPRETERS: [&str; 16] = [
+    "python", "pypy", "node", "deno", "bun", "ruby", "perl", "php", "lua", "sh", "bash", "zsh",
+    "rscript", "julia", "java", "env",
+];
+
+/// The file an `exec:` command runs, to hash: after an interpreter
+/// ([`INTERPRETERS`], by its file name), the first word not starting with
+/// `-` when that is a file (`python3 -u bot.py`); otherwise the command's
+/// first word when that is a file (`./bot`). Names are not looked up in
+/// `PATH`.
 pub fn program_file(argv: &[String]) -> Option<&str> {
     let is_file = |w: &str| Path::new(w).is_file();
     let first = argv.first()?;
-    if is_file(first) {
-        return Some(first);
+    let base = Path::new(first)
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    if INTERPRETERS.iter().any(|i| base.starts_with(i)) {
+        let script = argv[1..]
+            .iter()
+            .find(|w| !w.starts_with('-') && !w.contains('='))?;
+        return is_file(script).then_some(script.as_str());
     }
-    let next = argv[1..].iter().find(|w| !w.starts_with('-'))?;
-    is_file(next).then_some(next.as_str())
+    is_file(first).then_some(first.as_str())
 }
 
 /// The first 16 hex digits of the BLAKE3 of the file at `path`.
