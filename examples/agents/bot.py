@@ -66,15 +66,19 @@ def decide(view, rng):
 def main():
     always_cc = sys.argv[1:] == ["cc"]
     out = sys.stdout
+    hello = json.loads(sys.stdin.readline())
+    if hello.get("protocol") != 1:
+        sys.exit(f"bot.py speaks protocol 1, not {hello.get('protocol')}")
+    out.write(json.dumps({"protocol": 1, "name": "example bot"}) + "\n")
+    out.flush()
     for line in sys.stdin:
-        message = json.loads(line)
-        if "legal" not in message:  # the hello
-            out.write(json.dumps({"protocol": 1, "name": "example bot"}) + "\n")
-        elif always_cc:
-            out.write("cc\n")
+        if always_cc:
+            out.write("cc\n")  # no need to read the view
         else:
-            rng = random.Random(message["seed"] * 1000 + len(message["actions"]))
-            out.write(decide(message, rng) + "\n")
+            view = json.loads(line)
+            # A generator of this decision's own: the same draws in every run.
+            rng = random.Random(view["seed"] * 1000 + len(view["actions"]))
+            out.write(decide(view, rng) + "\n")
         out.flush()
 
 
