@@ -13,5 +13,6 @@ pub mod holdem;
 pub mod rng;
 pub mod sim;
 pub mod solver;
+pub mod sweep;
 pub mod text;
 pub mod tienlen;

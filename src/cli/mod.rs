@@ -14,6 +14,7 @@ mod replay;
 pub mod sim_args;
 mod solve;
 mod stats;
+mod sweep;
 mod tienlen;
 mod verify;
 
@@ -58,6 +59,9 @@ pub enum Command {
     /// Solve a two-player shedding endgame with perfect play.
     #[command(long_about = solve::LONG_ABOUT)]
     Solve(solve::SolveArgs),
+    /// Run a grid of simulations from one spec into one folder with a tidy
+    /// table of results.
+    Sweep(sweep::SweepArgs),
     /// Join the outputs of shards into the output of the whole run.
     Merge(merge::MergeArgs),
     /// Check a summary's files, or rerun its command and compare.
@@ -125,6 +129,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Fishing(a) => fishing::run(a),
         Command::Tienlen(a) => tienlen::run(a),
         Command::Solve(a) => solve::run(a),
+        Command::Sweep(a) => sweep::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Verify(a) => verify::run(a),
     }
@@ -211,6 +216,8 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
         c.is::<BadInput>()
             || c.is::<crate::cards::CardError>()
             || c.downcast_ref::<crate::sim::runner::RunError>()
+                .is_some_and(|r| r.is_bad_input())
+            || c.downcast_ref::<crate::sweep::SweepError>()
                 .is_some_and(|r| r.is_bad_input())
     })
 }

@@ -57,6 +57,11 @@ pub struct SimArgs {
     /// `RunConfig::cancel`). Never a flag.
     #[arg(skip)]
     pub cancel: Option<crate::sim::interrupt::Cancel>,
+    /// Set by `cardsim sweep` for each of its cells: the command the
+    /// summary records (the cell's own game command, which `verify --rerun`
+    /// replays) instead of this process's arguments. Never a flag.
+    #[arg(skip)]
+    pub record_as: Option<Vec<String>>,
 }
 
 impl SimArgs {
@@ -77,7 +82,7 @@ impl SimArgs {
             side_out: None,
             files_dir: None,
             files_bundle: None,
-            command: recorded_command(),
+            command: self.record_as.clone().unwrap_or_else(recorded_command),
             catch_signals: !self.embedded,
             cancel: self.cancel.clone(),
         }
@@ -125,7 +130,7 @@ pub fn parse_shard(s: &str) -> Result<Shard, String> {
 }
 
 /// Parses a positive, finite number of seconds.
-fn parse_seconds(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
         _ => Err(format!(

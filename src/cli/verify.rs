@@ -23,7 +23,8 @@ use crate::sim::Shard;
   cardsim verify --rerun run.json
   cardsim verify shard-*.json merged.json")]
 pub struct VerifyArgs {
-    /// Summary files (written with --summary, or by merge).
+    /// Summary files (written with --summary, or by merge), or the folder
+    /// of a sweep (checks its manifest, every cell and file).
     #[arg(required = true, value_name = "SUMMARY")]
     pub summaries: Vec<PathBuf>,
     /// Also rerun each summary's recorded command (same version, seed,
@@ -41,6 +42,10 @@ pub struct VerifyArgs {
 pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     for path in &args.summaries {
+        if path.is_dir() {
+            verify_sweep(&mut out, path, &args)?;
+            continue;
+        }
         let s = read_summary(path)?;
         let mut files = Vec::new();
         for part in OutputPart::ALL {
@@ -77,6 +82,49 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
             s.identity.seed
         )?;
         if args.rerun {
+            rerun(path, &s, args.threads)?;
+            writeln!(
+                out,
+                "ok: {}: rerun gives identical statistics and files",
+                path.display()
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks a sweep's folder (its manifest, every cell and file, the table)
+/// and, with `--rerun`, reruns every cell.
+fn verify_sweep(out: &mut impl Write, dir: &Path, args: &VerifyArgs) -> anyhow::Result<()> {
+    if !dir.join(crate::sweep::MANIFEST).exists() {
+        return Err(bad_input(format!(
+            "{} is a folder without {}: give a summary, or the folder of a finished sweep",
+            dir.display(),
+            crate::sweep::MANIFEST
+        )));
+    }
+    let v = crate::sweep::verify(dir).map_err(|e| {
+        if e.is_bad_input() {
+            bad_input(e)
+        } else {
+            anyhow::Error::new(e)
+        }
+    })?;
+    writeln!(
+        out,
+        "ok: {}: sweep of {} cells ({} games of {} each); {} files and every cell's summary \
+         as the manifest vouches",
+        dir.display(),
+        v.manifest.cells.len(),
+        v.manifest.game,
+        v.manifest
+            .games
+            .map_or("swept".to_string(), |g| g.to_string()),
+        v.files
+    )?;
+    if args.rerun {
+        for path in &v.summaries {
+            let s = read_summary(path)?;
             rerun(path, &s, args.threads)?;
             writeln!(
                 out,

@@ -30,6 +30,7 @@ mod reference_scripts;
 mod run_cancel;
 mod solver_cli;
 mod solver_reference;
+mod sweep;
 mod tienlen_cli;
 mod tienlen_rules;
 mod variants_equity;
