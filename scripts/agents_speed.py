@@ -6,7 +6,9 @@
     python3 scripts/agents_speed.py [ROUNDS]
 
 Rounds alternate the configurations (the order rotates each round); each
-figure is the median over the rounds of wall time. 6-max hold'em, every
+figure is the median over the rounds, of wall time and of CPU time (of
+every thread and process of the configuration: cardsim and its exec:
+program, or the Python process), the latter steadier on a loaded machine. 6-max hold'em, every
 seat played by the agent, all-in equity off (--allin-trials 0), no CSV: the
 agent's cost, not the outputs'. A decision is one answer of one seat; the
 count is the same for every configuration answering cc (the station's
@@ -22,6 +24,7 @@ hands), counted once by a Python agent.
 """
 
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,25 +35,29 @@ CARDSIM = os.environ.get("CARDSIM_BIN", os.path.join(ROOT, "target", "release", 
 STATION_C = os.environ.get("STATION_BIN", "/tmp/station")
 BOT = os.path.join(ROOT, "examples", "agents", "bot.py")
 HANDS = 20000
-TAG_HANDS = 100000
+TAG_HANDS = 400000
 SEED = 1
 
 
 def cli(agents, hands):
     args = [CARDSIM, "holdem", "-n", str(hands), "--players", "6", "--seed", str(SEED),
             "--allin-trials", "0", "-j", "1", "-q", "--agents", agents]
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - cpu.ru_utime) + (after.ru_stime - cpu.ru_stime)
 
 
 def python_cc():
     import cardsim
 
+    cpu = time.process_time()
     t = time.perf_counter()
     cardsim.simulate("holdem", games=HANDS, seed=SEED, threads=1, players=6, allin_trials=0,
                      agents=lambda view: "cc")
-    return time.perf_counter() - t
+    return time.perf_counter() - t, time.process_time() - cpu
 
 
 def decisions():
@@ -84,13 +91,15 @@ def main():
         for k in names[r % len(names):] + names[:r % len(names)]:
             times[k].append(configs[k]())
     print(f"{HANDS} hands, {n} decisions ({n / HANDS:.1f} a hand); medians of {rounds} rounds")
+    print(f"{'':22} {'wall s':>7} {'cpu s':>7} {'k hands/s':>10} {'k decisions/s':>14} "
+          f"{'per cpu s':>10}")
     for k in names:
-        med = statistics.median(times[k])
+        wall = statistics.median(w for w, _ in times[k])
+        cpu = statistics.median(c for _, c in times[k])
         hands = TAG_HANDS if k.startswith("tag") else HANDS
-        rate = f"{n / med / 1e3:8.0f} k decisions/s" if not k.startswith("tag") else ""
-        print(f"{k:22} {med:7.3f} s  {hands / med / 1e3:7.1f} k hands/s  {rate}"
-              f"  (runs {min(times[k]):.3f} to {max(times[k]):.3f} s)")
-
+        rate = "" if k.startswith("tag") else f"{n / wall / 1e3:14.0f} {n / cpu / 1e3:10.0f}"
+        print(f"{k:22} {wall:7.3f} {cpu:7.3f} {hands / wall / 1e3:10.1f} {rate}"
+              f"   (wall {min(w for w, _ in times[k]):.3f} to {max(w for w, _ in times[k]):.3f})")
 
 if __name__ == "__main__":
     main()
