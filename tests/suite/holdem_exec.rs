@@ -291,13 +291,18 @@ fn every_program_is_killed_and_reaped() {
         assert!(!exists(pid), "process {pid} is left");
     }
 
-    // The command line, stopped by Ctrl-C mid-run: exit 130, no program left.
+    // The command line, stopped by Ctrl-C mid-run: exit 130, no program
+    // left; the same command with --resume ends with the station's CSV.
     std::fs::remove_file(&pids).unwrap();
     let spec = format!("exec:python3 {},tag,random", bot.display());
-    let child = cardsim()
-        .args(["holdem", "-n", "100000", "--players", "3", "-j", "2", "-q"])
-        .args(["--agents", &spec, "-o"])
-        .arg(d.join("long.csv"))
+    let args = |cmd: &mut Command| {
+        cmd.args(["holdem", "-n", "20000", "--players", "3", "-j", "2", "-q"])
+            .args(["--agents", &spec, "-o"])
+            .arg(d.join("long.csv"));
+    };
+    let mut first = cardsim();
+    args(&mut first);
+    let child = first
         .env("BOT_PIDS", &pids)
         .env("BOT_SLEEP", "0.001")
         .stderr(std::process::Stdio::piped())
@@ -323,4 +328,17 @@ fn every_program_is_killed_and_reaped() {
     for pid in started {
         assert!(!exists(pid), "process {pid} is left");
     }
+    let mut again = cardsim();
+    args(&mut again);
+    let o = again.arg("--resume").output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let station = d.join("station.csv");
+    let o = cardsim()
+        .args(["holdem", "-n", "20000", "--players", "3", "-q"])
+        .args(["--agents", "station,tag,random", "-o"])
+        .arg(&station)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(std::fs::read(d.join("long.csv")).unwrap() == std::fs::read(station).unwrap());
 }
