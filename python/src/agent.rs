@@ -30,8 +30,8 @@ pyo3::create_exception!(
 /// Salt of the generator behind `View.random()`.
 const RANDOM_SALT: u64 = 0x7079_5f72_616e_646f; // "py_rando"
 
-/// The exceptions the agents of one run raised: (hand, where, exception).
-type Raised = Arc<Mutex<Vec<(u64, String, PyErr)>>>;
+/// The exceptions the agents of one run raised: (where, exception).
+type Raised = Arc<Mutex<Vec<(String, PyErr)>>>;
 
 /// One Python function (or object's `act` method) playing seats.
 struct PyAgent {
@@ -135,7 +135,7 @@ impl Session for PySession {
                     let why = format!("raised {line}");
                     let place = format!("hand {hand}, seat {seat} ({})", self.spec_text);
                     if let Ok(mut raised) = self.raised.lock() {
-                        raised.push((hand, place, e));
+                        raised.push((place, e));
                     }
                     return Err(why);
                 }
@@ -189,12 +189,14 @@ impl Agents {
         self.specs.clone()
     }
 
-    /// The exception of the earliest hand whose agent raised, as the cause
-    /// of an `AgentError` naming the hand and seat; `None` when none did.
-    pub fn raise(&self, py: Python<'_>) -> Option<PyErr> {
+    /// The exception behind the run's error line `failed` (which starts
+    /// with the hand, seat and agent of the decision that failed), as the
+    /// cause of an `AgentError` naming them; `None` when no Python agent
+    /// raised there (another agent's bad answer ended the run first).
+    pub fn raise(&self, py: Python<'_>, failed: &str) -> Option<PyErr> {
         let mut raised = self.raised.lock().ok()?;
-        let k = (0..raised.len()).min_by_key(|&k| raised[k].0)?;
-        let (_, place, cause) = raised.swap_remove(k);
+        let k = (0..raised.len()).find(|&k| failed.starts_with(&format!("{}: ", raised[k].0)))?;
+        let (place, cause) = raised.swap_remove(k);
         let line = cause.to_string().replace(['\n', '\r'], " ");
         let err = AgentError::new_err(format!("{place}: raised {line}"));
         err.set_cause(py, Some(cause));

@@ -347,8 +347,12 @@ fn run_command(
     let cancel = Cancel::new();
     sim.cancel = Some(cancel.clone());
     let result = interrupt::run(py, &cancel, || cli::run(cli))?;
-    if result.is_err() {
-        if let Some(raised) = agents.as_ref().and_then(|a| a.raise(py)) {
+    if let (Err(e), Some(agents)) = (&result, &agents) {
+        let failed = e.chain().find_map(|c| match c.downcast_ref() {
+            Some(cardsim::sim::runner::RunError::GameFailed(line)) => Some(line.as_str()),
+            _ => None,
+        });
+        if let Some(raised) = failed.and_then(|line| agents.raise(py, line)) {
             return Err(raised);
         }
     }

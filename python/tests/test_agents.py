@@ -106,6 +106,20 @@ def test_bad_answers_and_bad_agents():
     with pytest.raises(ValueError) as err:
         cardsim.simulate("holdem", games=50, agents=lambda v: "raise")
     assert "answer 'raise' is not an action" in str(err.value)
+    # The run's error is the earliest hand's: a bad answer in hand 5, not the
+    # exception another worker met in hand 1500.
+    def late_raise(view):
+        if view.hand == 1500:
+            raise KeyError("late")
+        return "cc"
+
+    def early_garbage(view):
+        return "nonsense" if view.hand == 5 else "cc"
+
+    with pytest.raises(ValueError) as err:
+        cardsim.simulate("holdem", games=3000, seed=1, threads=2,
+                         agents=[late_raise, early_garbage, "tag"], **OPTIONS)
+    assert str(err.value).startswith("hand 5, seat 2 (python:early_garbage): answer 'nonsense'")
     with pytest.raises(ValueError, match="Python agents play holdem only"):
         cardsim.simulate("tienlen", games=5, agents=[lambda v: "cc"])
     with pytest.raises(TypeError, match="an agent is a name"):
