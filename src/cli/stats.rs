@@ -14,8 +14,9 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 
+use crate::holdem::phh::fields::Fields;
 use crate::holdem::phh::stream::{names, parse_piece, seat_numbers, Piece, Pieces};
-use crate::holdem::phh::{replay, Outcome, PhhError, ReplayOptions};
+use crate::holdem::phh::{replay_fields, Outcome, PhhError, ReplayOptions};
 use crate::holdem::stats::{allin_equity, report, Players};
 use crate::holdem::table::pots::OddChips;
 use crate::holdem::table::ShortBigBlind;
@@ -166,7 +167,7 @@ impl Reader {
 
 /// Each seat's player: the `players` field, else `seat K` from the
 /// `seats` field, else the PHH name `pK`.
-fn seat_names(t: &toml::Table, n: usize) -> Result<Vec<String>, PhhError> {
+fn seat_names(t: &Fields, n: usize) -> Result<Vec<String>, PhhError> {
     if let Some(p) = names(t, "players")? {
         if p.len() != n {
             return Err(PhhError::Field {
@@ -188,7 +189,7 @@ fn add_section(tally: &mut Tally, s: &Section, files: &[PathBuf], opts: ReplayOp
     let read = || -> Result<_, PhhError> {
         let text = s.piece.text.as_ref().map_err(Clone::clone)?;
         let t = parse_piece(text)?;
-        let r = replay(&t, opts)?;
+        let r = replay_fields(&t, opts)?;
         let names = seat_names(&t, r.state.seats().len())?;
         Ok((r, names))
     };

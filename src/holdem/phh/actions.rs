@@ -105,7 +105,7 @@ pub(super) fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
 /// returned (their cards must not decide a pot).
 pub(super) fn deck_of(
     parsed: &[Parsed],
-    texts: &[String],
+    texts: &[&str],
     n: usize,
 ) -> Result<(Vec<Card>, Vec<bool>), PhhError> {
     let mut holes: Vec<Vec<Option<Card>>> = vec![Vec::new(); n];
@@ -115,7 +115,7 @@ pub(super) fn deck_of(
         if used.contains(c) {
             return Err(action_error(
                 i,
-                &texts[i],
+                texts[i],
                 format!("card {c} is dealt twice"),
             ));
         }
@@ -128,7 +128,7 @@ pub(super) fn deck_of(
                 if holes[*p].len() + c.len() > 2 {
                     return Err(action_error(
                         i,
-                        &texts[i],
+                        texts[i],
                         format!("p{} is dealt more than 2 hole cards", p + 1),
                     ));
                 }
@@ -139,12 +139,12 @@ pub(super) fn deck_of(
             }
             Parsed::DealBoard(c) => {
                 if board.len() + c.len() > 5 {
-                    return Err(action_error(i, &texts[i], "more than 5 board cards".into()));
+                    return Err(action_error(i, texts[i], "more than 5 board cards".into()));
                 }
                 if (board.is_empty() && c.len() != 3) || (!board.is_empty() && c.len() != 1) {
                     return Err(action_error(
                         i,
-                        &texts[i],
+                        texts[i],
                         "the flop is 3 cards, the turn and river 1 each".into(),
                     ));
                 }
@@ -165,7 +165,7 @@ pub(super) fn deck_of(
                 if !known.iter().all(|k| shown.contains(k)) {
                     return Err(action_error(
                         i,
-                        &texts[i],
+                        texts[i],
                         format!("p{} shows cards it was not dealt", p + 1),
                     ));
                 }

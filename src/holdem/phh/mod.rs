@@ -26,6 +26,7 @@
 mod actions;
 pub mod amount;
 mod export;
+pub mod fields;
 pub mod stream;
 mod verdict;
 
@@ -35,8 +36,9 @@ pub use verdict::{Convention, Verdict};
 use thiserror::Error;
 
 use self::actions::{deck_of, parse_action, Kind, Parsed};
-use self::amount::{amount_of, format_units, read_document, Amount};
+use self::amount::{format_units, read_document, Amount};
 use self::export::cards_text;
+use self::fields::{Fields, Val};
 use super::table::pots::OddChips;
 use super::table::{
     Action, Config, Extras, ForcedBets, HandState, ShortBigBlind, TableError, MAX_CHIPS,
@@ -277,15 +279,15 @@ pub fn split_sections(text: &str) -> Option<Vec<(String, Result<toml::Table, Phh
 }
 
 /// An amount field: one value or a list, each an amount.
-fn amounts(t: &toml::Table, field: &'static str) -> Result<Vec<Amount>, PhhError> {
+fn amounts(t: &Fields, field: &'static str) -> Result<Vec<Amount>, PhhError> {
     let v = t.get(field).ok_or(PhhError::Missing(field))?;
-    let one = |x: &toml::Value| {
-        amount_of(x)
+    let one = |x: &Val| {
+        x.amount()
             .unwrap_or_else(|| Err("expected amounts (numbers)".into()))
             .map_err(|why| PhhError::Field { field, why })
     };
     match v {
-        toml::Value::Array(a) => a.iter().map(one).collect(),
+        Val::Array(a) => a.iter().map(one).collect(),
         other => Ok(vec![one(other)?]),
     }
 }
@@ -327,12 +329,12 @@ fn to_units(
         .collect()
 }
 
-fn string_list(t: &toml::Table, field: &'static str) -> Result<Vec<String>, PhhError> {
+fn string_list<'t>(t: &'t Fields, field: &'static str) -> Result<Vec<&'t str>, PhhError> {
     match t.get(field) {
-        Some(toml::Value::Array(a)) => a
+        Some(Val::Array(a)) => a
             .iter()
             .map(|x| match x {
-                toml::Value::String(s) => Ok(s.clone()),
+                Val::Str(s) => Ok(s.as_ref()),
                 _ => Err(PhhError::Field {
                     field,
                     why: "every action must be a string".into(),
@@ -360,6 +362,11 @@ fn string_list(t: &toml::Table, field: &'static str) -> Result<Vec<String>, PhhE
 /// not have made), the hand is [`Outcome::Incomplete`]: every recorded
 /// action was legal, and the file holds no result.
 pub fn replay(t: &toml::Table, opts: ReplayOptions) -> Result<Replay, PhhError> {
+    replay_fields(&Fields::from_table(t), opts)
+}
+
+/// [`replay`] of a hand's [`Fields`] (read by [`Fields::read`]).
+pub fn replay_fields(t: &Fields, opts: ReplayOptions) -> Result<Replay, PhhError> {
     match replay_capped(t, opts, None)? {
         Ok(r) => Ok(r),
         Err(stopped) => match replay_capped(t, opts, Some(&stopped.caps)) {
@@ -382,12 +389,12 @@ struct Stopped {
 /// minor units, 0 for none). `Ok(Err(stopped))`: the history stopped
 /// with `inf` stacks to act; play again with its caps.
 fn replay_capped(
-    t: &toml::Table,
+    t: &Fields,
     opts: ReplayOptions,
     caps: Option<&[u64]>,
 ) -> Result<Result<Replay, Stopped>, PhhError> {
     let variant = match t.get("variant") {
-        Some(toml::Value::String(s)) => s.clone(),
+        Some(Val::Str(s)) => s.as_ref(),
         Some(_) => {
             return Err(PhhError::Field {
                 field: "variant",
@@ -397,7 +404,7 @@ fn replay_capped(
         None => return Err(PhhError::Missing("variant")),
     };
     if variant != "NT" {
-        return Err(PhhError::Variant(crate::text::quote(&variant)));
+        return Err(PhhError::Variant(crate::text::quote(variant)));
     }
     let stacks_raw = amounts(t, "starting_stacks")?;
     let n = stacks_raw.len();
@@ -474,10 +481,7 @@ fn replay_capped(
     };
     // All zeros is no record (iPoker's files write it for every hand).
     let winnings = winnings.filter(|w| w.iter().any(|&x| x > 0));
-    let text_field = |name: &str| match t.get(name) {
-        Some(toml::Value::String(s)) => Some(s.as_str()),
-        _ => None,
-    };
+    let text_field = |name: &str| t.get(name).and_then(Val::as_str);
     let odd_chips = opts.odd_chips.unwrap_or_else(|| {
         text_field("_cardsim_odd_chips")
             .and_then(OddChips::from_key)
@@ -492,7 +496,7 @@ fn replay_capped(
     // PHH's default (and PokerKit's) is no trimming: dead antes.
     let ante_trimming = match t.get("ante_trimming_status") {
         None => false,
-        Some(toml::Value::Boolean(b)) => *b,
+        Some(Val::Bool(b)) => *b,
         Some(_) => {
             return Err(PhhError::Field {
                 field: "ante_trimming_status",
@@ -626,7 +630,7 @@ fn replay_capped(
         }
     }
     let hand = match t.get("hand") {
-        Some(toml::Value::Integer(i)) => Some(*i),
+        Some(Val::Int(i)) => Some(*i),
         _ => None,
     };
     if let Some(seat) = h

@@ -6,7 +6,7 @@
 
 use std::io::{BufRead, Read};
 
-use super::amount::read_document;
+use super::fields::{Fields, Val};
 use super::PhhError;
 
 /// The largest section read: a real hand is a few kilobytes; a longer one
@@ -28,12 +28,6 @@ pub(super) fn header(line: &str) -> Option<&str> {
     let l = line.trim();
     (l.len() > 2 && l.starts_with('[') && l.ends_with(']') && !l.starts_with("[["))
         .then(|| l[1..l.len() - 1].trim())
-}
-
-/// Whether a line holds nothing TOML reads (blank or a comment).
-fn blank(line: &str) -> bool {
-    let l = line.trim();
-    l.is_empty() || l.starts_with('#')
 }
 
 /// The hands of a PHH text read from `input`, one [`Piece`] at a time.
@@ -70,7 +64,8 @@ impl<R: BufRead> Iterator for Pieces<R> {
                 return None;
             }
             let name = self.next_name.take();
-            let mut body: Vec<u8> = Vec::new();
+            // A real hand is one to three kilobytes.
+            let mut body: Vec<u8> = Vec::with_capacity(4096);
             let mut too_long = false;
             let mut content = false;
             loop {
@@ -93,12 +88,17 @@ impl<R: BufRead> Iterator for Pieces<R> {
                         break;
                     }
                 }
-                let text = String::from_utf8_lossy(&self.line);
-                if let Some(h) = header(&text) {
-                    self.next_name = Some(format!("[{}]", crate::text::quote(h)));
-                    break;
+                // Only a line that starts with `[` can be a header; only
+                // one that starts with `#` or is all space holds nothing.
+                let first = self.line.iter().find(|b| !b.is_ascii_whitespace());
+                if first == Some(&b'[') {
+                    let text = String::from_utf8_lossy(&self.line);
+                    if let Some(h) = header(&text) {
+                        self.next_name = Some(format!("[{}]", crate::text::quote(h)));
+                        break;
+                    }
                 }
-                content |= !blank(&text);
+                content |= !matches!(first, None | Some(b'#'));
                 if body.len() + self.line.len() > MAX_SECTION_BYTES {
                     too_long = true;
                 } else if !too_long {
@@ -124,25 +124,23 @@ impl<R: BufRead> Iterator for Pieces<R> {
     }
 }
 
-/// The hand of one piece's text, as TOML with each number's text kept.
-pub fn parse_piece(text: &str) -> Result<toml::Table, PhhError> {
-    read_document(text).map_err(|e| PhhError::Toml(crate::text::quote(&e)))
+/// One section's text as a hand's fields ([`Fields::read`]: the fast
+/// reader, else the `toml` crate).
+pub fn parse_piece(text: &str) -> Result<Fields<'_>, PhhError> {
+    Fields::read(text).map_err(|e| PhhError::Toml(crate::text::quote(&e)))
 }
 
 /// A field that lists one name per player (`players`), when present.
-pub fn names(t: &toml::Table, field: &'static str) -> Result<Option<Vec<String>>, PhhError> {
+pub fn names(t: &Fields, field: &'static str) -> Result<Option<Vec<String>>, PhhError> {
     let bad = || PhhError::Field {
         field,
         why: "expected a list of strings".into(),
     };
     match t.get(field) {
         None => Ok(None),
-        Some(toml::Value::Array(a)) => a
+        Some(Val::Array(a)) => a
             .iter()
-            .map(|v| match v {
-                toml::Value::String(s) => Ok(s.clone()),
-                _ => Err(bad()),
-            })
+            .map(|v| v.as_str().map(str::to_string).ok_or_else(bad))
             .collect::<Result<Vec<_>, _>>()
             .map(Some),
         Some(_) => Err(bad()),
@@ -151,12 +149,12 @@ pub fn names(t: &toml::Table, field: &'static str) -> Result<Option<Vec<String>>
 
 /// The `seats` field (the table's seat numbers, one per player), when
 /// present and all whole numbers.
-pub fn seat_numbers(t: &toml::Table) -> Option<Vec<i64>> {
+pub fn seat_numbers(t: &Fields) -> Option<Vec<i64>> {
     match t.get("seats") {
-        Some(toml::Value::Array(a)) => a
+        Some(Val::Array(a)) => a
             .iter()
             .map(|v| match v {
-                toml::Value::Integer(i) => Some(*i),
+                Val::Int(i) => Some(*i),
                 _ => None,
             })
             .collect(),
