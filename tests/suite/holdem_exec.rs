@@ -221,6 +221,14 @@ fn broken_programs_end_the_run_with_one_line_naming_hand_and_seat() {
         "{err}"
     );
     assert!(started.elapsed() < Duration::from_secs(20));
+    // A program that answers without reading its input: once the pipe is
+    // full, writing the view waits, under the same timeout.
+    let spec = "exec:sh -c 'read x; echo \"{\\\"protocol\\\":1}\"; exec yes cc',station";
+    let err = run(spec, &["--agent-timeout", "0.5"]);
+    assert!(
+        err.contains("no answer within 0.5 s (--agent-timeout)"),
+        "{err}"
+    );
     for (spec, wanted) in [
         ("exec:", "bad --agents: exec: needs a command"),
         ("exec:'a,station", "has an unclosed quote"),

@@ -134,6 +134,7 @@ impl ExecAgent {
             let _ = child.wait();
             return Err("cannot open the program's pipes".into());
         };
+        set_nonblocking(&stdin);
         let mut session = ExecSession {
             child,
             stdin,
@@ -283,19 +284,37 @@ impl ExecSession {
     }
 
     fn write_then_read(&mut self) -> Result<String, String> {
-        if self
-            .stdin
-            .write_all(&self.out)
-            .and_then(|()| self.stdin.flush())
-            .is_err()
-        {
+        let deadline = Instant::now() + self.timeout;
+        let timed_out = |timeout: Duration| {
+            format!(
+                "no answer within {} s (--agent-timeout)",
+                timeout.as_secs_f64()
+            )
+        };
+        // One write of the whole line, unless the pipe is full: then the
+        // program is not reading, and the timeout applies to it as well.
+        let mut written = 0;
+        while written < self.out.len() {
+            match self.stdin.write(&self.out[written..]) {
+                Ok(0) => written = usize::MAX,
+                Ok(n) => written += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if !ready_within(&self.stdin, Ready::Write, left) {
+                        return Err(timed_out(self.timeout));
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => written = usize::MAX,
+            }
+        }
+        if written == usize::MAX {
             return Err(format!(
                 "the program stopped reading its input{}",
                 self.exit_status()
             ));
         }
         self.line.clear();
-        let deadline = Instant::now() + self.timeout;
         loop {
             let buffered = self.stdout.buffer();
             if let Some(end) = buffered.iter().position(|&b| b == b'\n') {
@@ -313,11 +332,8 @@ impl ExecSession {
                 ));
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            if !readable_within(&self.stdout, left) {
-                return Err(format!(
-                    "no answer within {} s (--agent-timeout)",
-                    self.timeout.as_secs_f64()
-                ));
+            if !ready_within(self.stdout.get_ref(), Ready::Read, left) {
+                return Err(timed_out(self.timeout));
             }
             match self.stdout.fill_buf() {
                 Ok([]) => {
@@ -355,12 +371,24 @@ impl ExecSession {
     }
 }
 
-/// Whether `reader`'s pipe has something to read (data or its end) within
-/// `wait`.
+/// What [`ready_within`] waits for.
+#[derive(Clone, Copy)]
+enum Ready {
+    /// Something to read (data or the pipe's end).
+    Read,
+    /// Room to write (or the pipe's end).
+    Write,
+}
+
+/// Whether `pipe` is ready (or broken: the next read or write says how)
+/// within `wait`; `false` at once on a Ctrl-C of an armed run.
 #[cfg(unix)]
-fn readable_within(reader: &BufReader<ChildStdout>, wait: Duration) -> bool {
-    use std::os::fd::AsRawFd;
-    let fd = reader.get_ref().as_raw_fd();
+fn ready_within(pipe: &impl std::os::fd::AsRawFd, ready: Ready, wait: Duration) -> bool {
+    let fd = pipe.as_raw_fd();
+    let events = match ready {
+        Ready::Read => libc::POLLIN,
+        Ready::Write => libc::POLLOUT,
+    };
     let deadline = Instant::now() + wait;
     loop {
         if crate::sim::interrupt::signalled() {
@@ -375,7 +403,7 @@ fn readable_within(reader: &BufReader<ChildStdout>, wait: Duration) -> bool {
         let ms = left.as_millis().clamp(1, 100) as i32;
         let mut pfd = libc::pollfd {
             fd,
-            events: libc::POLLIN,
+            events,
             revents: 0,
         };
         // SAFETY: one valid pollfd, owned by this frame, for the call only.
@@ -383,21 +411,37 @@ fn readable_within(reader: &BufReader<ChildStdout>, wait: Duration) -> bool {
         if r > 0 {
             return true;
         }
-        if r == 0 {
-            continue;
-        }
-        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            // A poll that fails: let the read say why.
+        if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            // A poll that fails: let the read or write say why.
             return true;
         }
     }
 }
 
-/// Without `poll`, no timeout: the read waits.
+/// Without `poll`, no timeout: reads and writes wait.
 #[cfg(not(unix))]
-fn readable_within(_reader: &BufReader<ChildStdout>, _wait: Duration) -> bool {
+fn ready_within<T>(_pipe: &T, _ready: Ready, _wait: Duration) -> bool {
     true
 }
+
+/// Makes writes to the program's input return at once when its pipe is
+/// full (the write then waits in [`ready_within`], under the timeout).
+#[cfg(unix)]
+fn set_nonblocking(stdin: &ChildStdin) {
+    use std::os::fd::AsRawFd;
+    let fd = stdin.as_raw_fd();
+    // SAFETY: fcntl on a descriptor this process owns (the pipe's write
+    // end, a file description of its own: the program's end is unchanged).
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn set_nonblocking(_stdin: &ChildStdin) {}
 
 impl Session for ExecSession {
     fn act(&mut self, view: &AgentView) -> Result<String, String> {
