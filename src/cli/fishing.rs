@@ -11,7 +11,7 @@ use crate::fishing::{self, FishingGame, Outcome, Rules, DEFAULT_CARD_LIMIT};
 
 /// The flags of a simulation, which one given game (`--deal`, `--game`)
 /// would silently ignore: refused with it instead.
-const SIMULATION_ONLY: [&str; 9] = [
+const SIMULATION_ONLY: [&str; 10] = [
     "games",
     "threads",
     "shard",
@@ -21,6 +21,7 @@ const SIMULATION_ONLY: [&str; 9] = [
     "resume",
     "progress",
     "checkpoint_every",
+    "format",
 ];
 
 #[derive(Debug, Args)]

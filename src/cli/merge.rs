@@ -38,6 +38,16 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: MergeArgs) -> anyhow::Result<()> {
+    if let Some(out) = args
+        .out
+        .as_deref()
+        .filter(|p| super::sim_args::is_parquet_path(p))
+    {
+        return Err(super::bad_input(format!(
+            "merge writes CSV, and '{}' names a Parquet file: merge into a .csv",
+            out.display()
+        )));
+    }
     merge(&MergeConfig {
         shards: args.shards,
         out: args.out,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::sim::{self, Game, RunConfig, Shard};
+use crate::sim::{self, Game, OutputFormat, RunConfig, Shard};
 
 /// The seed used when `--seed` is not given (printed in every summary).
 pub const DEFAULT_SEED: u64 = 20_261_122;
@@ -28,6 +28,11 @@ pub struct SimArgs {
     /// renamed when complete.
     #[arg(long, short = 'o', value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// Format of --out: csv or parquet [default: parquet for a path ending
+    /// in .parquet, else csv]. Parquet: typed columns, zstd, the command,
+    /// seed and version in the file's metadata (docs/files.md).
+    #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
+    pub format: Option<OutputFormat>,
     /// Summary as JSON (also what `cardsim merge` reads from shards).
     #[arg(long, value_name = "PATH")]
     pub summary: Option<PathBuf>,
@@ -65,6 +70,15 @@ pub struct SimArgs {
 }
 
 impl SimArgs {
+    /// The format of `--out`: `--format`, else by the path's extension.
+    pub fn output_format(&self) -> OutputFormat {
+        match (self.format, &self.out) {
+            (Some(f), _) => f,
+            (None, Some(p)) if is_parquet_path(p) => OutputFormat::Parquet,
+            _ => OutputFormat::Csv,
+        }
+    }
+
     /// The runner configuration for a run of `games` games.
     pub fn config(&self, games: u64) -> RunConfig {
         RunConfig {
@@ -73,6 +87,7 @@ impl SimArgs {
             threads: self.threads.map(|t| t as usize),
             shard: self.shard,
             out: self.out.clone(),
+            format: self.output_format(),
             summary: self.summary.clone(),
             hist: self.hist.clone(),
             quiet: self.quiet,
@@ -127,6 +142,24 @@ pub fn parse_shard(s: &str) -> Result<Shard, String> {
         return Err(err());
     }
     Ok(Shard { index, count })
+}
+
+/// Whether a path names a Parquet file (ends in `.parquet`, any case).
+pub fn is_parquet_path(p: &std::path::Path) -> bool {
+    p.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
+}
+
+/// Parses `--format`.
+pub fn parse_format(s: &str) -> Result<OutputFormat, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "csv" => Ok(OutputFormat::Csv),
+        "parquet" => Ok(OutputFormat::Parquet),
+        _ => Err(format!(
+            "expected csv or parquet, got '{}'",
+            crate::text::quote(s)
+        )),
+    }
 }
 
 /// Parses a positive, finite number of seconds.

@@ -16,7 +16,7 @@ use crate::sim::output::OutputPart;
 use crate::sim::runner::RunError;
 use crate::sim::sink::{checkpoint_path, partial_path, read_bounded, write_whole};
 use crate::sim::verify::{read_summary, verify_file};
-use crate::sim::Shard;
+use crate::sim::{OutputFormat, Shard};
 use crate::sweep::{self, CellRecord, Manifest, Spec, SweepError};
 
 /// Specs larger than this are refused before they are read.
@@ -63,6 +63,11 @@ pub struct SweepArgs {
     /// cell cut off resumes from its checkpoint, the others run.
     #[arg(long)]
     pub resume: bool,
+    /// Format of each cell's per-game rows: csv (games.csv) or parquet
+    /// (games.parquet). The table is written both ways: results.csv and
+    /// results.parquet.
+    #[arg(long, value_name = "FORMAT", value_parser = sim_args::parse_format)]
+    pub format: Option<OutputFormat>,
     /// Print the cells (folder and command) and run nothing.
     #[arg(long)]
     pub list: bool,
@@ -76,10 +81,15 @@ pub struct SweepArgs {
 }
 
 /// A cell's outputs inside its folder, as its recorded command names them.
-fn output_words() -> [String; 6] {
+fn output_words(parquet: bool) -> [String; 6] {
     [
         "--out".into(),
-        sweep::CELL_CSV.into(),
+        if parquet {
+            sweep::CELL_PARQUET
+        } else {
+            sweep::CELL_CSV
+        }
+        .into(),
         "--summary".into(),
         sweep::CELL_SUMMARY.into(),
         "--hist".into(),
@@ -109,7 +119,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<()> {
     let commands: Vec<Vec<String>> = (0..spec.cells.len())
         .map(|c| {
             let mut argv = spec.cell_command(c);
-            argv.extend(output_words());
+            argv.extend(output_words(args.format == Some(OutputFormat::Parquet)));
             argv
         })
         .collect();
@@ -284,7 +294,12 @@ fn clear_stale_locks(cell_dir: &Path) {
 fn run_cell(args: &SweepArgs, cell_dir: &Path, argv: &[String]) -> anyhow::Result<()> {
     std::fs::create_dir_all(cell_dir)
         .with_context(|| format!("cannot create {}", cell_dir.display()))?;
-    let csv = cell_dir.join(sweep::CELL_CSV);
+    let name = if args.format == Some(OutputFormat::Parquet) {
+        sweep::CELL_PARQUET
+    } else {
+        sweep::CELL_CSV
+    };
+    let csv = cell_dir.join(name);
     let mut resume = args.resume;
     if resume && checkpoint_path(&csv).exists() && !partial_path(&csv).exists() {
         // Cut off after its CSV was renamed into place: nothing to resume.
@@ -389,10 +404,6 @@ fn finish(spec: &Spec, dir: &Path, commands: &[Vec<String>]) -> anyhow::Result<(
     let table = sweep::results_csv(&spec.keys, &rows).map_err(spec_error)?;
     let results = dir.join(sweep::RESULTS_CSV);
     write_whole(&results, table).with_context(|| format!("cannot write {}", results.display()))?;
-    let top = vec![
-        sweep::file_record(&results, sweep::RESULTS_CSV, rows.len() as u64)
-            .with_context(|| format!("cannot read {}", results.display()))?,
-    ];
     let mut manifest = Manifest {
         format: sweep::MANIFEST_FORMAT.into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -407,9 +418,23 @@ fn finish(spec: &Spec, dir: &Path, commands: &[Vec<String>]) -> anyhow::Result<(
             .collect(),
         keys: spec.keys.clone(),
         cells,
-        files: top,
+        files: Vec::new(),
         checksum: String::new(),
     };
+    let pq = sweep::results_parquet(&spec.keys, &rows, sweep::results_metadata(&manifest))
+        .map_err(spec_error)?;
+    let results_pq = dir.join(sweep::RESULTS_PARQUET);
+    write_whole(&results_pq, pq)
+        .with_context(|| format!("cannot write {}", results_pq.display()))?;
+    for (path, name) in [
+        (&results, sweep::RESULTS_CSV),
+        (&results_pq, sweep::RESULTS_PARQUET),
+    ] {
+        manifest.files.push(
+            sweep::file_record(path, name, rows.len() as u64)
+                .with_context(|| format!("cannot read {}", path.display()))?,
+        );
+    }
     let json = manifest.seal().context("cannot format the manifest")?;
     let path = dir.join(sweep::MANIFEST);
     write_whole(&path, json).with_context(|| format!("cannot write {}", path.display()))?;

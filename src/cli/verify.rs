@@ -239,9 +239,14 @@ fn redirect(cmd: &mut Command, dir: &Path, s: &Summary, threads: Option<u64>) ->
         Command::Solve(a) => &mut a.sim,
         _ => return None,
     };
-    if sim.out.is_some() {
-        sim.out = Some(dir.join("out.csv"));
+    if let Some(out) = &sim.out {
+        // The same format: by --format, else by the extension kept here.
+        let parquet = super::sim_args::is_parquet_path(out);
+        sim.out = Some(dir.join(if parquet { "out.parquet" } else { "out.csv" }));
     }
+    // The summary (and a Parquet file's metadata) record the command
+    // rerun, not this `verify`.
+    sim.record_as = Some(s.command.clone());
     sim.summary = Some(dir.join("summary.json"));
     sim.hist = None;
     sim.resume = false;

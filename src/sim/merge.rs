@@ -115,6 +115,14 @@ pub fn merge(config: &MergeConfig) -> Result<Summary, RunError> {
                     flag(*part)
                 ))
             })?;
+            if *part == OutputPart::Csv && super::verify::is_parquet(&file) {
+                return Err(RunError::Input(format!(
+                    "{}: its rows are Parquet, which merge does not join yet: run the shards \
+                     with CSV output (merge them, then write Parquet from one run), or merge \
+                     without -o",
+                    file.display()
+                )));
+            }
             files.push(file);
         }
         sources.push(files);

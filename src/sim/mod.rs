@@ -10,6 +10,7 @@ pub mod interrupt;
 pub mod lock;
 pub mod merge;
 pub mod output;
+pub mod parquet;
 mod progress;
 pub mod report;
 mod row;
@@ -24,7 +25,7 @@ use std::collections::BTreeMap;
 pub use merge::{merge, MergeConfig};
 pub use output::Summary;
 pub use row::{Row, RowInt};
-pub use runner::{run, RunConfig, RunError, RunOutcome, Shard};
+pub use runner::{run, OutputFormat, RunConfig, RunError, RunOutcome, Shard};
 
 use crate::rng::GameRng;
 

@@ -62,6 +62,17 @@ impl Shard {
     }
 }
 
+/// How the per-game rows are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// CSV (the default).
+    #[default]
+    Csv,
+    /// Parquet ([`super::parquet`]): typed columns, zstd, the command in
+    /// its metadata. Not resumable yet.
+    Parquet,
+}
+
 /// Everything a run needs besides the game.
 #[derive(Clone, Debug)]
 pub struct RunConfig {
@@ -73,6 +84,8 @@ pub struct RunConfig {
     pub shard: Option<Shard>,
     /// CSV output; `-` is stdout; `None` writes no CSV.
     pub out: Option<PathBuf>,
+    /// What `out` holds: CSV, or the same rows as Parquet.
+    pub format: OutputFormat,
     pub summary: Option<PathBuf>,
     pub hist: Option<PathBuf>,
     pub quiet: bool,
@@ -110,6 +123,7 @@ impl RunConfig {
             threads: None,
             shard: None,
             out: None,
+            format: OutputFormat::Csv,
             summary: None,
             hist: None,
             quiet: true,
@@ -267,6 +281,19 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     if config.side_out.is_some() && side_columns.is_none() {
         return Err(RunError::Input("this game has no side CSV".into()));
     }
+    let parquet = config.format == OutputFormat::Parquet;
+    if parquet && config.out.is_none() {
+        return Err(RunError::Input(
+            "--format parquet needs --out PATH for the Parquet file".into(),
+        ));
+    }
+    if parquet && config.resume {
+        return Err(RunError::Input(
+            "--resume does not work with Parquet output yet: rerun without --resume (the run \
+             starts over), or write CSV to resume"
+                .into(),
+        ));
+    }
     let outputs = Outputs::resolve(config)?;
     let armed = config
         .catch_signals
@@ -278,7 +305,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     let pool = start_pool(threads)?;
 
     let checkpoint = match &outputs.csv {
-        Some(Destination::Atomic(path)) => Some(checkpoint_path(path)),
+        Some(Destination::Atomic(path)) if !parquet => Some(checkpoint_path(path)),
         _ => None,
     };
     let start = match &checkpoint {
@@ -298,12 +325,26 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         }
         _ => Start::fresh(&metrics, range.start),
     };
-    let csv = open_stream(
-        outputs.csv.as_ref(),
-        start.csv.as_ref(),
-        "--out",
-        Some(&header_bytes(&columns)?),
-    )?;
+    let (csv, parquet_rows) = if parquet {
+        let sink = open_stream(outputs.csv.as_ref(), None, "--out", None)?;
+        let metadata = super::parquet::run_metadata(&identity, &config.command, config.shard);
+        let rows = super::parquet::ParquetRows::new(
+            super::parquet::SinkWriter(sink),
+            game.name(),
+            &columns,
+            metadata,
+        )
+        .map_err(|e| RunError::Internal(format!("cannot start the Parquet file: {e}")))?;
+        (StreamSink::discard(), Some(rows))
+    } else {
+        let csv = open_stream(
+            outputs.csv.as_ref(),
+            start.csv.as_ref(),
+            "--out",
+            Some(&header_bytes(&columns)?),
+        )?;
+        (csv, None)
+    };
     let side_header = side_columns.as_deref().map(header_bytes).transpose()?;
     let side = open_extra(
         outputs.side.as_ref(),
@@ -325,6 +366,8 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     }
     let mut writer = Writer {
         csv,
+        parquet: parquet_rows,
+        parquet_dest: outputs.csv.clone().filter(|_| parquet),
         side,
         bundle,
         files_dir: config.files_dir.clone(),

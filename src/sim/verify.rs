@@ -130,6 +130,9 @@ impl<R: Read> Read for Hashing<R> {
 /// order; the side CSV: rows in game order; a `.phhs` bundle: sections
 /// `[game + 1]` in order).
 pub fn scan(path: &Path, part: OutputPart, first: u64, end: u64) -> Result<Scanned, String> {
+    if part == OutputPart::Csv && is_parquet(path) {
+        return scan_parquet(path, first);
+    }
     let file = File::open(path).map_err(|e| format!("cannot be read ({e})"))?;
     let mut reader = Hashing {
         inner: BufReader::with_capacity(1 << 20, file),
@@ -205,6 +208,65 @@ pub fn scan(path: &Path, part: OutputPart, first: u64, end: u64) -> Result<Scann
         rows,
         bytes: reader.bytes,
         blake3: hex_digest(&reader.hasher),
+    })
+}
+
+/// Whether a file starts with Parquet's magic bytes.
+pub fn is_parquet(path: &Path) -> bool {
+    let mut magic = [0u8; 4];
+    File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| &magic == b"PAR1")
+}
+
+/// Reads a Parquet file of per-game rows: its hash and length, and its
+/// `game` column, which must count up from `first`.
+fn scan_parquet(path: &Path, first: u64) -> Result<Scanned, String> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int64Type;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ProjectionMask;
+
+    let mut file = File::open(path).map_err(|e| format!("cannot be read ({e})"))?;
+    let mut hasher = blake3::Hasher::new();
+    let bytes = io::copy(&mut file, &mut super::sink::HashWriter(&mut hasher))
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    let unreadable = |e: &dyn std::fmt::Display| format!("is not a readable Parquet file ({e})");
+    let file = File::open(path).map_err(|e| format!("cannot be read ({e})"))?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| unreadable(&e))?;
+    let at = builder
+        .schema()
+        .fields()
+        .iter()
+        .position(|f| f.name() == "game")
+        .ok_or_else(|| "has no game column".to_string())?;
+    let mask = ProjectionMask::roots(builder.parquet_schema(), [at]);
+    let reader = builder
+        .with_projection(mask)
+        .build()
+        .map_err(|e| unreadable(&e))?;
+    let mut rows = 0u64;
+    for batch in reader {
+        let batch = batch.map_err(|e| unreadable(&e))?;
+        let games = batch
+            .column(0)
+            .as_primitive_opt::<Int64Type>()
+            .ok_or_else(|| "its game column is not int64".to_string())?;
+        for g in games.iter() {
+            if g.and_then(|g| u64::try_from(g).ok()) != Some(first + rows) {
+                return Err(format!(
+                    "row {} is not game {}: out of order or outside its games",
+                    rows + 1,
+                    first + rows
+                ));
+            }
+            rows += 1;
+        }
+    }
+    Ok(Scanned {
+        rows,
+        bytes,
+        blake3: hex_digest(&hasher),
     })
 }
 

@@ -27,8 +27,12 @@ pub const MANIFEST_FORMAT: &str = "cardsim-sweep/1";
 pub const MANIFEST: &str = "sweep.json";
 /// The tidy table's name.
 pub const RESULTS_CSV: &str = "results.csv";
+/// The same table as Parquet.
+pub const RESULTS_PARQUET: &str = "results.parquet";
 /// A cell's files, in its folder.
 pub const CELL_CSV: &str = "games.csv";
+/// A cell's per-game rows with `--format parquet`.
+pub const CELL_PARQUET: &str = "games.parquet";
 pub const CELL_SUMMARY: &str = "summary.json";
 pub const CELL_HIST: &str = "hist";
 
@@ -288,6 +292,114 @@ pub fn results_csv(keys: &[String], rows: &[ResultRow]) -> Result<Vec<u8>, Sweep
     })
 }
 
+/// The Arrow type of a parameter column, from its values as text: `int64`
+/// when every value is a whole number, `float64` when every value is a
+/// number, `bool` when every value is true or false, else `string`.
+fn param_type(values: &[&str]) -> arrow_schema::DataType {
+    use arrow_schema::DataType;
+    if values.iter().all(|v| v.parse::<i64>().is_ok()) {
+        DataType::Int64
+    } else if values.iter().all(|v| v.parse::<f64>().is_ok()) {
+        DataType::Float64
+    } else if values.iter().all(|v| *v == "true" || *v == "false") {
+        DataType::Boolean
+    } else {
+        DataType::Utf8
+    }
+}
+
+/// `results.parquet`: the rows of `results.csv`, typed (parameters by
+/// [`param_type`], `metric` and `kind` strings, `n` int64, the figures
+/// float64 with nulls where the CSV is empty), zstd, with the sweep's game,
+/// seed and version in its key-value metadata.
+pub fn results_parquet(
+    keys: &[String],
+    rows: &[ResultRow],
+    metadata: Vec<(String, String)>,
+) -> Result<Vec<u8>, SweepError> {
+    use std::sync::Arc;
+
+    use arrow_array::{ArrayRef, BooleanArray, Float64Array, Int64Array, RecordBatch, StringArray};
+    use arrow_schema::{DataType, Field, Schema};
+
+    let fail = |e: &dyn std::fmt::Display| SweepError::Io {
+        what: "cannot write results.parquet".into(),
+        cause: std::io::Error::other(e.to_string()),
+    };
+    let mut fields = Vec::new();
+    let mut arrays: Vec<ArrayRef> = Vec::new();
+    for (i, key) in keys.iter().enumerate() {
+        let texts: Vec<String> = rows.iter().map(|r| r.params[i].text()).collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let t = param_type(&refs);
+        let array: ArrayRef = match t {
+            DataType::Int64 => Arc::new(Int64Array::from_iter_values(
+                refs.iter().map(|v| v.parse::<i64>().unwrap_or_default()),
+            )),
+            DataType::Float64 => Arc::new(Float64Array::from_iter_values(
+                refs.iter().map(|v| v.parse::<f64>().unwrap_or_default()),
+            )),
+            DataType::Boolean => Arc::new(BooleanArray::from(
+                refs.iter().map(|v| *v == "true").collect::<Vec<_>>(),
+            )),
+            _ => Arc::new(StringArray::from(refs.clone())),
+        };
+        fields.push(Field::new(key, t, false));
+        arrays.push(array);
+    }
+    fields.push(Field::new("metric", DataType::Utf8, false));
+    arrays.push(Arc::new(StringArray::from_iter_values(
+        rows.iter().map(|r| r.metric.as_str()),
+    )));
+    fields.push(Field::new("kind", DataType::Utf8, false));
+    arrays.push(Arc::new(StringArray::from_iter_values(
+        rows.iter().map(|r| r.kind.as_str()),
+    )));
+    fields.push(Field::new("n", DataType::Int64, false));
+    arrays.push(Arc::new(Int64Array::from_iter_values(
+        rows.iter().map(|r| i64::try_from(r.n).unwrap_or(i64::MAX)),
+    )));
+    type Figure = fn(&ResultRow) -> Option<f64>;
+    let figures: [(&str, Figure); 10] = [
+        ("mean", |r| r.mean),
+        ("ci95_low", |r| r.ci95_low),
+        ("ci95_high", |r| r.ci95_high),
+        ("sd", |r| r.sd),
+        ("min", |r| r.min),
+        ("p50", |r| r.p50),
+        ("p90", |r| r.p90),
+        ("p99", |r| r.p99),
+        ("p999", |r| r.p999),
+        ("max", |r| r.max),
+    ];
+    for (name, get) in figures {
+        fields.push(Field::new(name, DataType::Float64, true));
+        arrays.push(Arc::new(Float64Array::from_iter(rows.iter().map(get))));
+    }
+    let schema = Arc::new(Schema::new(fields));
+    let batch = RecordBatch::try_new(schema.clone(), arrays).map_err(|e| fail(&e))?;
+    let props = crate::sim::parquet::properties(metadata).map_err(|e| fail(&e))?;
+    let mut w = parquet::arrow::ArrowWriter::try_new(Vec::new(), schema, Some(props))
+        .map_err(|e| fail(&e))?;
+    w.write(&batch).map_err(|e| fail(&e))?;
+    w.into_inner().map_err(|e| fail(&e))
+}
+
+/// The key-value metadata of `results.parquet`.
+pub fn results_metadata(m: &Manifest) -> Vec<(String, String)> {
+    vec![
+        ("cardsim.sweep".into(), MANIFEST_FORMAT.into()),
+        ("cardsim.game".into(), m.game.clone()),
+        ("cardsim.seed".into(), m.seed.to_string()),
+        ("cardsim.seed_per_cell".into(), m.seed_per_cell.to_string()),
+        (
+            "cardsim.keys".into(),
+            serde_json::to_string(&m.keys).unwrap_or_default(),
+        ),
+        ("cardsim.version".into(), m.version.clone()),
+    ]
+}
+
 /// What [`verify`] found.
 #[derive(Debug)]
 pub struct Verified {
@@ -366,6 +478,15 @@ pub fn verify(dir: &Path) -> Result<Verified, SweepError> {
     if on_disk != table {
         return Err(bad(format!(
             "{RESULTS_CSV} is not the table of the cells' summaries"
+        )));
+    }
+    let rows = result_rows(&cells, &summaries);
+    let pq = results_parquet(&manifest.keys, &rows, results_metadata(&manifest))?;
+    let on_disk = std::fs::read(dir.join(RESULTS_PARQUET))
+        .map_err(|e| bad(format!("cannot read {RESULTS_PARQUET} ({e})")))?;
+    if on_disk != pq {
+        return Err(bad(format!(
+            "{RESULTS_PARQUET} is not the table of the cells' summaries"
         )));
     }
     Ok(Verified {

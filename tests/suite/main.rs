@@ -22,6 +22,7 @@ mod holdem_exec;
 mod holdem_sim;
 mod holdem_table;
 mod output_integrity;
+mod parquet;
 mod parsers_fuzz;
 mod phh_real;
 mod player_stats;

@@ -4,6 +4,7 @@
 //! exactly what it left on disk.
 
 use super::*;
+use crate::sim::parquet::{ParquetError, ParquetRows, SinkWriter};
 
 /// One of the writer's streamed outputs, for error messages.
 #[derive(Clone, Copy)]
@@ -53,6 +54,11 @@ impl PendingCheckpoint {
 /// progress.
 pub(super) struct Writer {
     pub(super) csv: StreamSink,
+    /// With Parquet output: the rows go here (and `csv` discards them)
+    /// until [`Writer::finish`] puts the finished file's sink in `csv`.
+    pub(super) parquet: Option<ParquetRows<SinkWriter>>,
+    /// The Parquet file's destination, for messages and clean-up.
+    pub(super) parquet_dest: Option<Destination>,
     pub(super) side: Option<StreamSink>,
     pub(super) bundle: Option<StreamSink>,
     pub(super) files_dir: Option<PathBuf>,
@@ -107,7 +113,10 @@ impl Writer {
             let mut games = 0;
             for chunk in batch {
                 let chunk = chunk?;
-                let r = self.csv.write(&chunk.csv, chunk.games);
+                let r = match &mut self.parquet {
+                    Some(pq) => pq.write_csv(&chunk.csv).map_err(ParquetError::into_io),
+                    None => self.csv.write(&chunk.csv, chunk.games),
+                };
                 self.check(r, Which::Csv)?;
                 if let Some(side) = &mut self.side {
                     let r = side.write(&chunk.side, chunk.side_rows);
@@ -182,9 +191,12 @@ impl Writer {
                 Which::Side => self.side.as_ref(),
                 Which::Bundle => self.bundle.as_ref(),
             };
-            let name = sink
-                .and_then(StreamSink::destination)
-                .map_or("the output".into(), Destination::describe);
+            let name = match (which, &self.parquet_dest) {
+                (Which::Csv, Some(dest)) => dest.describe(),
+                _ => sink
+                    .and_then(StreamSink::destination)
+                    .map_or("the output".into(), Destination::describe),
+            };
             RunError::io(format!("cannot write {name}"))(e).leaving(&self.left())
         })
     }
@@ -251,6 +263,12 @@ impl Writer {
     fn discard_unresumable(&mut self) {
         let csv = std::mem::replace(&mut self.csv, StreamSink::discard());
         csv.abandon();
+        if let Some(pq) = self.parquet.take() {
+            drop(pq);
+            if let Some(Destination::Atomic(p)) = &self.parquet_dest {
+                let _ = std::fs::remove_file(partial_path(p));
+            }
+        }
         self.side.take().into_iter().for_each(StreamSink::abandon);
         self.bundle.take().into_iter().for_each(StreamSink::abandon);
         for path in self.files_written.iter().flatten() {
@@ -442,6 +460,29 @@ impl Writer {
         threads: usize,
     ) -> Result<RunOutcome, RunError> {
         self.progress.finish();
+        if let Some(pq) = self.parquet.take() {
+            let name = self
+                .parquet_dest
+                .as_ref()
+                .map_or("the output".into(), Destination::describe);
+            let done = pq
+                .finish()
+                .map_err(|e| RunError::io(format!("cannot write {name}"))(e.into_io()));
+            let done = match done {
+                Ok(done) => done,
+                Err(e) => {
+                    self.discard_unresumable();
+                    return Err(e);
+                }
+            };
+            let mut sink = done.inner.0;
+            sink.add_rows(done.rows);
+            if let Err(e) = sink.sync() {
+                sink.abandon();
+                return Err(RunError::io(format!("cannot write {name}"))(e));
+            }
+            self.csv = sink;
+        }
         if self.checkpoint.is_some() {
             self.save_checkpoint()?;
         } else {
