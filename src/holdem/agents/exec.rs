@@ -473,3 +473,47 @@ impl Drop for ExecSession {
         let _ = self.child.wait();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        shlex::split(text).unwrap()
+    }
+
+    #[test]
+    fn a_command_quoted_whole_is_the_words_inside() {
+        let t = DEFAULT_TIMEOUT;
+        let a = ExecAgent::parse("exec:'python3 -u bot.py --x \"a b\"'", t).unwrap();
+        assert_eq!(a.argv, words("python3 -u bot.py --x 'a b'"));
+        assert_eq!(a.spec(), "exec:'python3 -u bot.py --x \"a b\"'");
+        let a = ExecAgent::parse(" exec:./bot --fast ", t).unwrap();
+        assert_eq!(a.argv, ["./bot", "--fast"]);
+        assert!(ExecAgent::parse("exec:", t).is_err());
+        assert!(ExecAgent::parse("exec:'a", t).is_err());
+        assert!(ExecAgent::parse("tag", t).is_err());
+    }
+
+    #[test]
+    fn the_hashed_file_is_the_script_after_an_interpreter_or_the_program() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("bot.py");
+        std::fs::write(&script, "print()\n").unwrap();
+        let s = script.to_str().unwrap();
+        let py = format!("python3 -u {s} cfg");
+        assert_eq!(program_file(&words(&py)), Some(s));
+        // An interpreter named by its path is still an interpreter.
+        let full = format!("/usr/bin/python3 {s}");
+        assert_eq!(program_file(&words(&full)), Some(s));
+        assert_eq!(program_file(&words(&format!("env X=1 {s}"))), Some(s));
+        // A program run directly is itself the file.
+        assert_eq!(program_file(&words(&format!("{s} --x"))), Some(s));
+        // No file: nothing hashed.
+        assert_eq!(program_file(&words("python3 -c 'print(1)'")), None);
+        assert_eq!(program_file(&words("no-such-bot")), None);
+        let a = ExecAgent::parse(&format!("exec:python3 {s}"), DEFAULT_TIMEOUT).unwrap();
+        let hash = blake3::hash(b"print()\n").to_hex()[..16].to_string();
+        assert_eq!(a.program(), Some(format!("{s}=blake3:{hash}")));
+    }
+}
