@@ -28,7 +28,15 @@ pub(super) enum Parsed {
 /// Parses one PHH action of a hand with `n` players.
 pub(super) fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
     let body = text.split('#').next().unwrap_or("");
-    let words: Vec<&str> = body.split_whitespace().collect();
+    // At most four words make an action; a fifth is kept only to refuse
+    // the line (no allocation: this runs for every action read).
+    let mut slots = [""; 5];
+    let mut count = 0;
+    for w in body.split_whitespace().take(slots.len()) {
+        slots[count] = w;
+        count += 1;
+    }
+    let words = &slots[..count];
     let player = |w: &str| -> Result<usize, String> {
         let k: usize = w
             .strip_prefix('p')
@@ -68,7 +76,7 @@ pub(super) fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
         }
         Ok(out)
     };
-    match words.as_slice() {
+    match words {
         [] => Ok(Parsed::Skip),
         ["d", "dh", p, c] => {
             let c = hole(c)?;

@@ -193,8 +193,14 @@ fn value(s: &str, top: bool) -> Option<(Val<'_>, &str)> {
             Some((Val::Str(Cow::Borrowed(inner)), rest))
         }
         b'[' if top => {
-            // An action list is a few dozen items.
-            let mut items = Vec::with_capacity(32);
+            // Room for every item on the line (a comma inside a string
+            // only adds room to spare).
+            let line_end = s.find('\n').unwrap_or(s.len());
+            let commas = s.as_bytes()[..line_end]
+                .iter()
+                .filter(|&&b| b == b',')
+                .count();
+            let mut items = Vec::with_capacity(commas + 1);
             let mut rest = skip_ws(&s[1..]);
             loop {
                 if let Some(r) = rest.strip_prefix(']') {
