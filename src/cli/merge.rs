@@ -15,7 +15,8 @@ pub struct MergeArgs {
     /// in any order.
     #[arg(required = true, value_name = "SHARD_SUMMARY")]
     pub shards: Vec<PathBuf>,
-    /// Merged CSV (`-` for stdout), from the CSVs the shard summaries name.
+    /// Merged CSV (`-` for stdout), from the CSVs the shard summaries name;
+    /// shards that wrote Parquet are joined into Parquet.
     #[arg(long, short = 'o', value_name = "PATH")]
     pub out: Option<PathBuf>,
     /// Merged pots CSV (hold'em), from the `--pots` files the shard
@@ -38,16 +39,6 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: MergeArgs) -> anyhow::Result<()> {
-    if let Some(out) = args
-        .out
-        .as_deref()
-        .filter(|p| super::sim_args::is_parquet_path(p))
-    {
-        return Err(super::bad_input(format!(
-            "merge writes CSV, and '{}' names a Parquet file: merge into a .csv",
-            out.display()
-        )));
-    }
     merge(&MergeConfig {
         shards: args.shards,
         out: args.out,

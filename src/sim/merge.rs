@@ -115,17 +115,42 @@ pub fn merge(config: &MergeConfig) -> Result<Summary, RunError> {
                     flag(*part)
                 ))
             })?;
-            if *part == OutputPart::Csv && super::verify::is_parquet(&file) {
-                return Err(RunError::Input(format!(
-                    "{}: its rows are Parquet, which merge does not join yet: run the shards \
-                     with CSV output (merge them, then write Parquet from one run), or merge \
-                     without -o",
-                    file.display()
-                )));
-            }
             files.push(file);
         }
         sources.push(files);
+    }
+    // Shards' rows as Parquet are joined as Parquet, into a Parquet file.
+    let mut parquet = false;
+    if let Some(at) = requested.iter().position(|(p, _)| *p == OutputPart::Csv) {
+        let kinds: Vec<bool> = sources[at]
+            .iter()
+            .map(|f| super::verify::is_parquet(f))
+            .collect();
+        parquet = kinds.iter().all(|&k| k);
+        if !parquet && kinds.iter().any(|&k| k) {
+            return Err(RunError::Input(
+                "some shards wrote their rows as Parquet and some as CSV: run them alike".into(),
+            ));
+        }
+        let out = requested[at].1;
+        let ext = out.extension().map(|e| e.to_ascii_lowercase());
+        match (parquet, ext.as_ref().and_then(|e| e.to_str())) {
+            (false, Some("parquet")) => {
+                return Err(RunError::Input(format!(
+                    "the shards wrote CSV, and --out '{}' names a Parquet file: merge into a \
+                     .csv (or run the shards with Parquet output)",
+                    out.display()
+                )))
+            }
+            (true, Some("csv")) => {
+                return Err(RunError::Input(format!(
+                    "the shards wrote Parquet, and --out '{}' names a CSV file: merge into a \
+                     .parquet",
+                    out.display()
+                )))
+            }
+            _ => {}
+        }
     }
 
     let (first_path, first) = &shards[0];
@@ -201,7 +226,12 @@ pub fn merge(config: &MergeConfig) -> Result<Summary, RunError> {
     for (((part, given), (_, dest)), files) in requested.iter().zip(dests).zip(&sources) {
         let expected: Vec<&FileRecord> =
             shards.iter().filter_map(|(_, s)| part.record(s)).collect();
-        let sink = match concatenate(files, &expected, dest, *part) {
+        let joined_files = if parquet && *part == OutputPart::Csv {
+            join_parquet(files, &expected, dest)
+        } else {
+            concatenate(files, &expected, dest, *part)
+        };
+        let sink = match joined_files {
             Ok(sink) => sink,
             Err(e) => {
                 joined.into_iter().for_each(|s: StreamSink| s.abandon());
@@ -322,6 +352,48 @@ fn flag(part: OutputPart) -> &'static str {
         OutputPart::SideCsv => "--pots",
         OutputPart::Bundle => "--phh",
     }
+}
+
+/// Joins the shards' Parquet files into one (see
+/// [`super::parquet::join`]), synced, not yet final. Each file was verified
+/// before; one changed since is caught by its rows and columns only, so the
+/// files are hashed again first.
+fn join_parquet(
+    files: &[PathBuf],
+    expected: &[&FileRecord],
+    dest: Destination,
+) -> Result<StreamSink, RunError> {
+    for (path, record) in files.iter().zip(expected) {
+        let mut hasher = blake3::Hasher::new();
+        let mut f = File::open(path).map_err(RunError::io(format!(
+            "cannot read shard file {}",
+            path.display()
+        )))?;
+        std::io::copy(&mut f, &mut super::sink::HashWriter(&mut hasher))
+            .map_err(RunError::io(format!("cannot read {}", path.display())))?;
+        if hasher.finalize().to_hex().as_str() != record.blake3 {
+            return Err(RunError::Input(format!(
+                "{} changed while it was being merged",
+                path.display()
+            )));
+        }
+    }
+    let sink = StreamSink::create(dest.clone())
+        .map_err(|e| RunError::Input(format!("cannot write --out '{}': {e}", dest.describe())))?;
+    let done = super::parquet::join(files, super::parquet::SinkWriter(sink)).map_err(|e| {
+        // The partial file is removed by the caller's clean-up of `dest`.
+        if let Destination::Atomic(p) = &dest {
+            let _ = std::fs::remove_file(super::sink::partial_path(p));
+        }
+        RunError::io(format!("cannot write {}", dest.describe()))(e.into_io())
+    })?;
+    let mut sink = done.inner.0;
+    sink.add_rows(done.rows);
+    if let Err(e) = sink.sync() {
+        sink.abandon();
+        return Err(RunError::io(format!("cannot write {}", dest.describe()))(e));
+    }
+    Ok(sink)
 }
 
 /// Writes the shards' files one after another (CSVs under the first one's

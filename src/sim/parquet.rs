@@ -221,6 +221,85 @@ impl<W: Write + Send> ParquetRows<W> {
         })
     }
 
+    /// Starts a file with a given schema (of `int64`, `float64` and `utf8`
+    /// columns) and metadata: what `merge` writes, from its shards' files.
+    pub fn with_schema(
+        out: W,
+        schema: SchemaRef,
+        metadata: Vec<(String, String)>,
+    ) -> Result<Self, ParquetError> {
+        let mut columns = Vec::new();
+        for f in schema.fields() {
+            columns.push(match f.data_type() {
+                DataType::Int64 => Column::Int(Int64Builder::with_capacity(ROW_GROUP_ROWS)),
+                DataType::Float64 => Column::Float(Float64Builder::with_capacity(ROW_GROUP_ROWS)),
+                DataType::Utf8 => Column::Text(StringBuilder::new()),
+                other => {
+                    return Err(io::Error::other(format!(
+                        "column {} is {other}, which cardsim does not write",
+                        f.name()
+                    ))
+                    .into())
+                }
+            });
+        }
+        let counted = Counted {
+            inner: out,
+            bytes: 0,
+            hasher: blake3::Hasher::new(),
+        };
+        let writer = ArrowWriter::try_new(counted, schema.clone(), Some(properties(metadata)?))?;
+        Ok(ParquetRows {
+            writer,
+            schema,
+            columns,
+            pending: 0,
+            rows: 0,
+        })
+    }
+
+    /// Adds the rows of a batch of this file's schema; row groups are cut
+    /// by count as when the rows came one by one.
+    pub fn write_batch(&mut self, batch: &RecordBatch) -> Result<(), ParquetError> {
+        use arrow_array::cast::AsArray;
+        use arrow_array::types::{Float64Type, Int64Type};
+        if batch.num_columns() != self.columns.len() {
+            return Err(io::Error::other("a batch of another schema").into());
+        }
+        let mut at = 0;
+        while at < batch.num_rows() {
+            let take = (ROW_GROUP_ROWS - self.pending).min(batch.num_rows() - at);
+            for (col, array) in self.columns.iter_mut().zip(batch.columns()) {
+                let part = array.slice(at, take);
+                let wrong = || io::Error::other("a column of another type");
+                match col {
+                    Column::Int(b) => b.extend(
+                        part.as_primitive_opt::<Int64Type>()
+                            .ok_or_else(wrong)?
+                            .iter(),
+                    ),
+                    Column::Float(b) => b.extend(
+                        part.as_primitive_opt::<Float64Type>()
+                            .ok_or_else(wrong)?
+                            .iter(),
+                    ),
+                    Column::Text(b) => {
+                        for v in part.as_string_opt::<i32>().ok_or_else(wrong)?.iter() {
+                            b.append_option(v);
+                        }
+                    }
+                }
+            }
+            at += take;
+            self.pending += take;
+            self.rows += take as u64;
+            if self.pending == ROW_GROUP_ROWS {
+                self.flush_batch()?;
+            }
+        }
+        Ok(())
+    }
+
     /// Rows written so far.
     pub fn rows(&self) -> u64 {
         self.rows
@@ -348,23 +427,102 @@ pub fn run_metadata(
     kv
 }
 
-/// A command without the flags that never change what a run writes.
+/// The command as the metadata records it: without the flags that never
+/// change the rows (threads, resume, quiet, progress), the outputs' paths
+/// and the shard (kept as `cardsim.shard`), so that a merged file and the
+/// unsharded run's carry the same metadata.
 pub fn stable_command(command: &[String]) -> Vec<String> {
+    const WITH_VALUE: [&str; 10] = [
+        "-j",
+        "--threads",
+        "--checkpoint-every",
+        "-o",
+        "--out",
+        "--summary",
+        "--hist",
+        "--pots",
+        "--phh",
+        "--shard",
+    ];
+    const ALONE: [&str; 5] = ["--resume", "-q", "--quiet", "--progress", "--embedded"];
     let mut out = Vec::new();
     let mut words = command.iter();
     while let Some(w) = words.next() {
-        match w.as_str() {
-            "-j" | "--threads" | "--checkpoint-every" => {
-                words.next();
-            }
-            "--resume" | "-q" | "--quiet" | "--progress" | "--embedded" => {}
-            _ if w.starts_with("--threads=")
-                || w.starts_with("--checkpoint-every=")
-                || (w.starts_with("-j") && w.len() > 2 && !w.starts_with("--")) => {}
-            _ => out.push(w.clone()),
+        let joined = w
+            .split_once('=')
+            .is_some_and(|(flag, _)| WITH_VALUE.contains(&flag) && flag.starts_with("--"));
+        let glued = ["-j", "-o"]
+            .iter()
+            .any(|f| w.starts_with(f) && w.len() > 2 && !w.starts_with("--"));
+        if WITH_VALUE.contains(&w.as_str()) {
+            words.next();
+        } else if !(ALONE.contains(&w.as_str()) || joined || glued) {
+            out.push(w.clone());
         }
     }
     out
+}
+
+/// Joins the Parquet files of shards, in order, into one file on `out`:
+/// the first file's schema and metadata (without `cardsim.shard`), row
+/// groups cut as in an unsharded run, so the bytes are that run's.
+pub fn join<W: Write + Send>(
+    files: &[std::path::PathBuf],
+    out: W,
+) -> Result<Written<W>, ParquetError> {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let open = |p: &std::path::Path| -> Result<_, ParquetError> {
+        Ok(ParquetRecordBatchReaderBuilder::try_new(
+            std::fs::File::open(p)?,
+        )?)
+    };
+    let Some(first) = files.first() else {
+        return Err(io::Error::other("no files to join").into());
+    };
+    let head = open(first)?;
+    // The columns only: the reader's schema also carries the file's
+    // key-value metadata, which the writer would embed a second time.
+    let schema: SchemaRef = Arc::new(Schema::new(
+        head.schema()
+            .fields()
+            .iter()
+            .map(|f| Field::new(f.name(), f.data_type().clone(), f.is_nullable()))
+            .collect::<Vec<_>>(),
+    ));
+    let metadata: Vec<(String, String)> = head
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .map(|kv| {
+            kv.iter()
+                .filter(|k| k.key != "ARROW:schema" && k.key != "cardsim.shard")
+                .map(|k| (k.key.clone(), k.value.clone().unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut rows = ParquetRows::with_schema(out, schema.clone(), metadata)?;
+    for path in files {
+        let builder = open(path)?;
+        let same = builder.schema().fields().len() == schema.fields().len()
+            && builder
+                .schema()
+                .fields()
+                .iter()
+                .zip(schema.fields())
+                .all(|(a, b)| a.name() == b.name() && a.data_type() == b.data_type());
+        if !same {
+            return Err(io::Error::other(format!(
+                "{} has other columns than {}",
+                path.display(),
+                first.display()
+            ))
+            .into());
+        }
+        for batch in builder.with_batch_size(ROW_GROUP_ROWS).build()? {
+            rows.write_batch(&batch?)?;
+        }
+    }
+    rows.finish()
 }
 
 #[cfg(test)]

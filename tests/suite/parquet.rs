@@ -1,8 +1,9 @@
 //! `-o FILE.parquet` (or `--format parquet`): the same rows as the CSV,
 //! typed, the same bytes for any thread count, vouched for by the summary
-//! and reproduced by `verify --rerun`; what Parquet cannot do yet (resume,
-//! merge) is refused on one line; and real readers (DuckDB, polars) read a
-//! sweep's Parquet to the summaries' numbers.
+//! and reproduced by `verify --rerun`, shards merged into the unsharded
+//! file; what Parquet cannot do yet (resume) is refused on one line; and
+//! real readers (DuckDB, polars) read a sweep's Parquet to the summaries'
+//! numbers.
 
 use std::path::Path;
 use std::process::Command;
@@ -51,11 +52,9 @@ fn parquet_rows_are_thread_independent_vouched_for_and_rerun() {
     assert_eq!(&a[..4], b"PAR1");
     assert_eq!(&a[a.len() - 4..], b"PAR1");
     assert!(a == std::fs::read(d.join("b/h.parquet")).expect("parquet"));
-    // The command in the metadata, without -j.
+    // The command in the metadata, without -j and the outputs.
     let text = String::from_utf8_lossy(&a);
-    assert!(text.contains(
-        r#"["holdem","-n","3000","--players","3","-o","h.parquet","--summary","s.json"]"#
-    ));
+    assert!(text.contains(r#"["holdem","-n","3000","--players","3"]"#));
     let out = ok_in(&d.join("a"), &["verify", "--rerun", "s.json"]);
     assert!(out.contains("CSV h.parquet (3000 rows"), "{out}");
     assert!(out.contains("rerun gives identical"), "{out}");
@@ -83,6 +82,78 @@ fn parquet_rows_are_thread_independent_vouched_for_and_rerun() {
     assert!(err.contains("f.bin"), "{err}");
 }
 
+/// Shards that write Parquet, run as separate processes, merge into the
+/// unsharded run's file byte for byte (the metadata records the command
+/// without its outputs and shard).
+#[test]
+fn parquet_shards_merge_into_the_unsharded_file() {
+    let dir = TempDir::new().expect("temp dir");
+    let d = dir.path();
+    let run = ["fishing", "-n", "70000", "--players", "3", "-q"];
+    fn with<'a>(run: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        [run, extra].concat()
+    }
+    ok_in(
+        d,
+        &with(&run, &["-o", "all.parquet", "--summary", "all.json"]),
+    );
+    let mut summaries = Vec::new();
+    for k in 0..3 {
+        let (shard, out, sum) = (
+            format!("{k}/3"),
+            format!("p{k}.parquet"),
+            format!("p{k}.json"),
+        );
+        ok_in(
+            d,
+            &with(&run, &["--shard", &shard, "-o", &out, "--summary", &sum]),
+        );
+        summaries.push(sum);
+    }
+    let mut merge = vec!["merge", "-q", "-o", "m.parquet", "--summary", "m.json"];
+    merge.extend(summaries.iter().map(String::as_str));
+    ok_in(d, &merge);
+    assert!(
+        std::fs::read(d.join("all.parquet")).expect("file")
+            == std::fs::read(d.join("m.parquet")).expect("file")
+    );
+    let out = ok_in(d, &["verify", "m.json"]);
+    assert!(out.contains("CSV m.parquet (70000 rows"), "{out}");
+    // Into a CSV name, or mixed with CSV shards: refused.
+    let mut into_csv = merge.clone();
+    into_csv[3] = "m.csv";
+    let path = |n: &str| d.join(n).display().to_string();
+    let args: Vec<String> = into_csv
+        .iter()
+        .map(|a| {
+            if a.ends_with(".json") || a.ends_with(".csv") {
+                path(a)
+            } else {
+                a.to_string()
+            }
+        })
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let err = bad(&args);
+    assert!(err.contains("names a CSV file"), "{err}");
+    ok_in(
+        d,
+        &with(
+            &run,
+            &["--shard", "2/3", "-o", "c2.csv", "--summary", "c2.json"],
+        ),
+    );
+    let err = bad(&[
+        "merge",
+        &path("p0.json"),
+        &path("p1.json"),
+        &path("c2.json"),
+        "-o",
+        &path("x.parquet"),
+    ]);
+    assert!(err.contains("Parquet and some as CSV"), "{err}");
+}
+
 #[test]
 fn what_parquet_cannot_do_yet_is_refused_on_one_line() {
     let dir = TempDir::new().expect("temp dir");
@@ -94,32 +165,7 @@ fn what_parquet_cannot_do_yet_is_refused_on_one_line() {
     assert!(err.contains("needs --out"), "{err}");
     let err = bad(&["fishing", "-n", "100", "--format", "arrow", "-o", p]);
     assert!(err.contains("csv or parquet"), "{err}");
-    let s0 = dir.path().join("s0.json");
-    let s0 = s0.to_str().expect("utf-8");
-    let o0 = dir.path().join("p0.parquet");
-    let o0 = o0.to_str().expect("utf-8");
-    let out = cardsim()
-        .args([
-            "fishing",
-            "-n",
-            "100",
-            "-q",
-            "--shard",
-            "0/1",
-            "-o",
-            o0,
-            "--summary",
-            s0,
-        ])
-        .output()
-        .expect("runs");
-    assert!(out.status.success());
-    let all = dir.path().join("all.csv");
-    let err = bad(&["merge", s0, "-o", all.to_str().expect("utf-8")]);
-    assert!(err.contains("Parquet"), "{err}");
-    let err = bad(&["merge", s0, "-o", p]);
-    assert!(err.contains("merge writes CSV"), "{err}");
-    assert!(!Path::new(p).exists() && !all.exists());
+    assert!(!Path::new(p).exists());
 }
 
 /// DuckDB reads a sweep's cells through their hive folders, polars reads
