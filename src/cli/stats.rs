@@ -5,6 +5,7 @@
 //! hands. Counts are integers, so the output is the same bytes for any
 //! `-j`. Definitions: docs/stats.md.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -167,7 +168,7 @@ impl Reader {
 
 /// Each seat's player: the `players` field, else `seat K` from the
 /// `seats` field, else the PHH name `pK`.
-fn seat_names(t: &Fields, n: usize) -> Result<Vec<String>, PhhError> {
+fn seat_names<'t>(t: &'t Fields, n: usize) -> Result<Vec<Cow<'t, str>>, PhhError> {
     if let Some(p) = names(t, "players")? {
         if p.len() != n {
             return Err(PhhError::Field {
@@ -175,25 +176,41 @@ fn seat_names(t: &Fields, n: usize) -> Result<Vec<String>, PhhError> {
                 why: format!("{} names for {n} players", p.len()),
             });
         }
-        return Ok(p);
+        return Ok(p.into_iter().map(Cow::Borrowed).collect());
     }
     Ok(match seat_numbers(t).filter(|s| s.len() == n) {
-        Some(seats) => seats.iter().map(|k| format!("seat {k}")).collect(),
-        None => (1..=n).map(|k| format!("p{k}")).collect(),
+        Some(seats) => seats
+            .iter()
+            .map(|k| Cow::Owned(format!("seat {k}")))
+            .collect(),
+        None => (1..=n).map(|k| Cow::Owned(format!("p{k}"))).collect(),
     })
+}
+
+/// A hand's replay and its seats' players.
+fn read_hand<'t>(
+    t: &'t Fields,
+    opts: ReplayOptions,
+) -> Result<(crate::holdem::phh::Replay, Vec<Cow<'t, str>>), PhhError> {
+    let r = replay_fields(t, opts)?;
+    let names = seat_names(t, r.state.seats().len())?;
+    Ok((r, names))
 }
 
 /// Replays one section and adds it to `tally`.
 fn add_section(tally: &mut Tally, s: &Section, files: &[PathBuf], opts: ReplayOptions) {
     tally.hands += 1;
-    let read = || -> Result<_, PhhError> {
-        let text = s.piece.text.as_ref().map_err(Clone::clone)?;
-        let t = parse_piece(text)?;
-        let r = replay_fields(&t, opts)?;
-        let names = seat_names(&t, r.state.seats().len())?;
-        Ok((r, names))
-    };
-    match read() {
+    let fields = s
+        .piece
+        .text
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|text| parse_piece(text));
+    match fields
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|t| read_hand(t, opts))
+    {
         Ok((r, names)) => {
             let won = match r.outcome {
                 Outcome::Replayed => {

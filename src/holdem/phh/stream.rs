@@ -38,6 +38,9 @@ pub struct Pieces<R> {
     /// The header of the section being read next (`None`: before any).
     next_name: Option<String>,
     line: Vec<u8>,
+    /// The section being read, reused from one to the next: each piece
+    /// gets an exact-size copy (a batch holds thousands of pieces).
+    body: Vec<u8>,
     done: bool,
     /// An I/O error stops the reading; it is reported once.
     pub error: Option<std::io::Error>,
@@ -49,6 +52,7 @@ impl<R: BufRead> Pieces<R> {
             input,
             next_name: None,
             line: Vec::new(),
+            body: Vec::new(),
             done: false,
             error: None,
         }
@@ -64,8 +68,8 @@ impl<R: BufRead> Iterator for Pieces<R> {
                 return None;
             }
             let name = self.next_name.take();
-            // A real hand is one to three kilobytes.
-            let mut body: Vec<u8> = Vec::with_capacity(4096);
+            let body = &mut self.body;
+            body.clear();
             let mut too_long = false;
             let mut content = false;
             loop {
@@ -116,7 +120,7 @@ impl<R: BufRead> Iterator for Pieces<R> {
                     MAX_SECTION_BYTES >> 20
                 )))
             } else {
-                String::from_utf8(body)
+                String::from_utf8(body.as_slice().to_vec())
                     .map_err(|_| PhhError::Toml("not UTF-8 text (a PHH file is TOML)".into()))
             };
             return Some(Piece { name, text });
@@ -131,7 +135,7 @@ pub fn parse_piece(text: &str) -> Result<Fields<'_>, PhhError> {
 }
 
 /// A field that lists one name per player (`players`), when present.
-pub fn names(t: &Fields, field: &'static str) -> Result<Option<Vec<String>>, PhhError> {
+pub fn names<'t>(t: &'t Fields, field: &'static str) -> Result<Option<Vec<&'t str>>, PhhError> {
     let bad = || PhhError::Field {
         field,
         why: "expected a list of strings".into(),
@@ -140,7 +144,7 @@ pub fn names(t: &Fields, field: &'static str) -> Result<Option<Vec<String>>, Phh
         None => Ok(None),
         Some(Val::Array(a)) => a
             .iter()
-            .map(|v| v.as_str().map(str::to_string).ok_or_else(bad))
+            .map(|v| v.as_str().ok_or_else(bad))
             .collect::<Result<Vec<_>, _>>()
             .map(Some),
         Some(_) => Err(bad()),

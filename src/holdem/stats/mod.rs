@@ -28,10 +28,10 @@ impl Players {
     /// Adds a finished hand: `names[s]` is seat `s`'s player, `won` what
     /// each seat took from the pots when the result is known (else only
     /// the play counts), `equity` the all-in equity if known.
-    pub fn add_hand(
+    pub fn add_hand<S: AsRef<str>>(
         &mut self,
         h: &HandState,
-        names: &[String],
+        names: &[S],
         won: Option<&[u64]>,
         equity: Option<&crate::holdem::equity::allin::AllInEquity>,
     ) {
@@ -39,9 +39,10 @@ impl Players {
         let results = won.map(|w| seat_results(h, w, equity));
         let bb = h.config().big_blind;
         for (s, name) in names.iter().enumerate() {
+            let name = name.as_ref();
             let stats = match self.0.get_mut(name) {
                 Some(p) => p,
-                None => self.0.entry(name.clone()).or_default(),
+                None => self.0.entry(name.to_string()).or_default(),
             };
             stats.add(&play[s], results.as_ref().map(|r| &r[s]), bb);
         }
