@@ -310,6 +310,7 @@ fn report(
             ),
         ];
         fields.push(format!("\"inferred\":{}", r.inferred));
+        fields.push(format!("\"all_in_reading\":{}", r.all_in_reading));
         if let Outcome::Undetermined { pot, players } = &r.outcome {
             fields.push(format!("\"undetermined_pot\":{}", r.amount(*pot)));
             let p: Vec<String> = players.iter().map(|p| format!("\"p{}\"", p + 1)).collect();

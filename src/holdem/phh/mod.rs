@@ -172,6 +172,10 @@ pub struct Replay {
     /// Actions the history left out that the replay supplied as PokerKit
     /// does (a check where one is possible, else a fold).
     pub inferred: usize,
+    /// Whether the `inf` stacks were read as all-ins for what each live
+    /// player put in (the history stopped with a player to act; see
+    /// [`replay`]).
+    pub all_in_reading: bool,
     /// The hand as the engine played it (cardsim seat k is player p(k+1),
     /// the button the last seat).
     pub state: HandState,
@@ -667,6 +671,7 @@ fn replay_capped(
             decimals,
             outcome: Outcome::Incomplete { to_act: seat, pot },
             inferred,
+            all_in_reading: false,
             state: h,
         };
         return Ok(Err(Stopped { partial, caps }));
@@ -750,6 +755,7 @@ fn replay_capped(
         decimals,
         outcome,
         inferred,
+        all_in_reading: caps.is_some(),
         state: h,
     }))
 }
