@@ -322,7 +322,7 @@ impl<W: Write + Send> ParquetRows<W> {
         Ok(())
     }
 
-    fn push(&mut self, record: &csv::ByteRecord) -> Result<(), ParquetError> {
+    pub(crate) fn push(&mut self, record: &csv::ByteRecord) -> Result<(), ParquetError> {
         if record.len() != self.columns.len() {
             return Err(io::Error::other(format!(
                 "a row of {} fields for {} columns",
@@ -394,6 +394,55 @@ impl<W: Write + Send> ParquetRows<W> {
     }
 }
 
+/// Converts a run's staged CSV (header and rows) into its Parquet file.
+#[derive(Clone, Debug)]
+pub struct Conversion {
+    pub game: String,
+    pub columns: Vec<String>,
+    pub metadata: Vec<(String, String)>,
+}
+
+impl Conversion {
+    /// Where the Parquet file is written before it is renamed into place:
+    /// `PATH.converting.partial`.
+    pub fn target(path: &std::path::Path) -> std::path::PathBuf {
+        let mut s = path.as_os_str().to_owned();
+        s.push(".converting.partial");
+        std::path::PathBuf::from(s)
+    }
+
+    /// Reads the CSV at `csv` and writes (and syncs) the Parquet file at
+    /// `target`: the same bytes as rows streamed straight to Parquet.
+    pub fn run(
+        &self,
+        csv: &std::path::Path,
+        target: &std::path::Path,
+    ) -> Result<Written<()>, ParquetError> {
+        let input = std::fs::File::open(csv)?;
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .from_reader(io::BufReader::with_capacity(1 << 20, input));
+        let out = io::BufWriter::with_capacity(1 << 20, std::fs::File::create(target)?);
+        let mut rows = ParquetRows::new(out, &self.game, &self.columns, self.metadata.clone())?;
+        let mut record = csv::ByteRecord::new();
+        while reader
+            .read_byte_record(&mut record)
+            .map_err(|e| io::Error::other(format!("the staged CSV {}: {e}", csv.display())))?
+        {
+            rows.push(&record)?;
+        }
+        let done = rows.finish()?;
+        let file = done.inner.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        Ok(Written {
+            inner: (),
+            rows: done.rows,
+            bytes: done.bytes,
+            blake3: done.blake3,
+        })
+    }
+}
+
 /// The key-value metadata of a run's Parquet file: the command that makes
 /// it (without the flags that never change the rows: threads, resume,
 /// quiet, progress), the seed, the games, the game, its options and the
@@ -429,11 +478,12 @@ pub fn run_metadata(
 
 /// The command as the metadata records it: without the flags that never
 /// change the rows (threads, resume, quiet, progress), the outputs' paths
-/// and the shard (kept as `cardsim.shard`), so that a merged file and the
+/// and format, and the shard (kept as `cardsim.shard`), so that a merged file and the
 /// unsharded run's carry the same metadata.
 pub fn stable_command(command: &[String]) -> Vec<String> {
-    const WITH_VALUE: [&str; 10] = [
+    const WITH_VALUE: [&str; 11] = [
         "-j",
+        "--format",
         "--threads",
         "--checkpoint-every",
         "-o",

@@ -69,7 +69,8 @@ pub enum OutputFormat {
     #[default]
     Csv,
     /// Parquet ([`super::parquet`]): typed columns, zstd, the command in
-    /// its metadata. Not resumable yet.
+    /// its metadata. To a regular file the rows are staged as CSV under
+    /// its partial name (resumable) and converted when the run completes.
     Parquet,
 }
 
@@ -287,13 +288,6 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
             "--format parquet needs --out PATH for the Parquet file".into(),
         ));
     }
-    if parquet && config.resume {
-        return Err(RunError::Input(
-            "--resume does not work with Parquet output yet: rerun without --resume (the run \
-             starts over), or write CSV to resume"
-                .into(),
-        ));
-    }
     let outputs = Outputs::resolve(config)?;
     let armed = config
         .catch_signals
@@ -305,7 +299,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     let pool = start_pool(threads)?;
 
     let checkpoint = match &outputs.csv {
-        Some(Destination::Atomic(path)) if !parquet => Some(checkpoint_path(path)),
+        Some(Destination::Atomic(path)) => Some(checkpoint_path(path)),
         _ => None,
     };
     let start = match &checkpoint {
@@ -325,7 +319,16 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         }
         _ => Start::fresh(&metrics, range.start),
     };
-    let (csv, parquet_rows) = if parquet {
+    // Parquet to a regular file is staged as CSV under the file's partial
+    // name (checkpointed and resumable like any CSV run) and converted when
+    // the run completes; to a FIFO, a device or stdout it streams.
+    let staged_parquet = parquet && checkpoint.is_some();
+    let convert = staged_parquet.then(|| super::parquet::Conversion {
+        game: game.name().to_string(),
+        columns: columns.clone(),
+        metadata: super::parquet::run_metadata(&identity, &config.command, config.shard),
+    });
+    let (csv, parquet_rows) = if parquet && !staged_parquet {
         let sink = open_stream(outputs.csv.as_ref(), None, "--out", None)?;
         let metadata = super::parquet::run_metadata(&identity, &config.command, config.shard);
         let rows = super::parquet::ParquetRows::new(
@@ -368,6 +371,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         csv,
         parquet: parquet_rows,
         parquet_dest: outputs.csv.clone().filter(|_| parquet),
+        convert,
         side,
         bundle,
         files_dir: config.files_dir.clone(),

@@ -313,7 +313,8 @@ fn a_sweep_killed_three_times_resumes_to_the_uncut_folder() {
 }
 
 /// Shards run as separate processes into folders of their own; the folders
-/// copied together and finished with `--resume` give the unsharded folder.
+/// copied together and finished with `--resume` give the unsharded folder
+/// (cells written as Parquet).
 #[test]
 fn shards_of_a_sweep_join_into_the_unsharded_folder() {
     let dir = temp_dir();
@@ -321,14 +322,16 @@ fn shards_of_a_sweep_join_into_the_unsharded_folder() {
     let spec = write_spec(d, SPEC);
     ok(cardsim()
         .current_dir(d)
-        .args(["sweep", "-q", "-o", "whole"])
+        .args(["sweep", "-q", "--format", "parquet", "-o", "whole"])
         .arg(&spec));
     for k in 0..3 {
         let shard = format!("{k}/3");
         let out = format!("part{k}");
         ok(cardsim()
             .current_dir(d)
-            .args(["sweep", "-q", "--shard", &shard, "-o", &out])
+            .args([
+                "sweep", "-q", "--format", "parquet", "--shard", &shard, "-o", &out,
+            ])
             .arg(&spec));
         assert!(!d.join(&out).join("results.csv").exists());
         std::fs::create_dir_all(d.join("joined")).expect("mkdir");
@@ -342,7 +345,7 @@ fn shards_of_a_sweep_join_into_the_unsharded_folder() {
     let err = String::from_utf8(
         cardsim()
             .current_dir(d)
-            .args(["sweep", "--resume", "-o", "joined"])
+            .args(["sweep", "--resume", "--format", "parquet", "-o", "joined"])
             .arg(&spec)
             .output()
             .expect("runs")

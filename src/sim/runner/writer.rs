@@ -4,7 +4,7 @@
 //! exactly what it left on disk.
 
 use super::*;
-use crate::sim::parquet::{ParquetError, ParquetRows, SinkWriter};
+use crate::sim::parquet::{Conversion, ParquetError, ParquetRows, SinkWriter};
 
 /// One of the writer's streamed outputs, for error messages.
 #[derive(Clone, Copy)]
@@ -59,6 +59,9 @@ pub(super) struct Writer {
     pub(super) parquet: Option<ParquetRows<SinkWriter>>,
     /// The Parquet file's destination, for messages and clean-up.
     pub(super) parquet_dest: Option<Destination>,
+    /// With Parquet output to a regular file: the rows are staged as CSV
+    /// in `csv` and converted by [`Writer::finish`].
+    pub(super) convert: Option<crate::sim::parquet::Conversion>,
     pub(super) side: Option<StreamSink>,
     pub(super) bundle: Option<StreamSink>,
     pub(super) files_dir: Option<PathBuf>,
@@ -489,6 +492,25 @@ impl Writer {
             let r = self.csv.flush();
             self.check(r, Which::Csv)?;
         }
+        // A staged Parquet file: converted from the complete CSV, synced
+        // under its own temporary name; renamed below with the others.
+        let converted = match (&self.convert, &self.parquet_dest) {
+            (Some(conv), Some(Destination::Atomic(path))) => {
+                let target = Conversion::target(path);
+                let done = conv.run(&partial_path(path), &target).map_err(|e| {
+                    let _ = std::fs::remove_file(&target);
+                    RunError::io(format!("cannot write {}", target.display()))(e.into_io()).leaving(
+                        &format!(
+                            "; the complete rows are kept as CSV in {} with the checkpoint: \
+                             run the same command with --resume to convert them",
+                            partial_path(path).display()
+                        ),
+                    )
+                })?;
+                Some((target, path.clone(), done))
+            }
+            _ => None,
+        };
         let wall = self.elapsed();
         let played = range.end - range.start;
         let summary_at = config.summary.as_deref().unwrap_or(Path::new("-"));
@@ -521,7 +543,15 @@ impl Writer {
                 0.0
             },
             merged: None,
-            csv: record(Some(&self.csv), config.out.as_deref()),
+            csv: match &converted {
+                Some((_, _, done)) => Some(FileRecord::new(
+                    config.out.as_deref().map(|p| recorded_path(p, summary_at)),
+                    done.rows,
+                    done.bytes,
+                    done.blake3.clone(),
+                )),
+                None => record(Some(&self.csv), config.out.as_deref()),
+            },
             side_csv: record(self.side.as_ref(), config.side_out.as_deref()),
             bundle: record(self.bundle.as_ref(), config.files_bundle.as_deref()),
             metrics: metrics
@@ -562,7 +592,18 @@ impl Writer {
             checkpoint,
             ..
         } = self;
-        for sink in [Some(csv), side, bundle].into_iter().flatten() {
+        let csv = match &converted {
+            Some((target, path, _)) => {
+                std::fs::rename(target, path).map_err(RunError::io(format!(
+                    "cannot rename {} into place",
+                    path.display()
+                )))?;
+                // The staged CSV goes once the checkpoint is gone (below).
+                None
+            }
+            None => Some(csv),
+        };
+        for sink in [csv, side, bundle].into_iter().flatten() {
             let name = sink
                 .destination()
                 .and_then(Destination::final_path)
@@ -572,6 +613,9 @@ impl Writer {
         }
         if let Some(ckpt) = &checkpoint {
             let _ = std::fs::remove_file(ckpt);
+        }
+        if let Some((_, path, _)) = &converted {
+            let _ = std::fs::remove_file(partial_path(path));
         }
         commit_reports(reports)?;
         if !config.quiet {
