@@ -24,7 +24,7 @@ use crate::holdem::table::ShortBigBlind;
   cardsim replay 'data/*.phhs' other.phhs")]
 pub struct ReplayArgs {
     /// `.phh` (one hand) or `.phhs` (many) files, directories of them
-    /// (replayed in name order), patterns with `*` and `?` in the file
+    /// (walked to any depth in name order, hidden ones skipped), patterns with `*` and `?` in the file
     /// name, or `-` for stdin.
     #[arg(value_name = "FILE|DIR", required = true)]
     pub files: Vec<PathBuf>,
@@ -55,8 +55,32 @@ fn matches(pattern: &[char], name: &[char]) -> bool {
     }
 }
 
-/// The files one argument names: itself, a directory's `.phh`/`.phhs`
-/// files in name order, or the files a pattern in its last part matches.
+/// The `.phh`/`.phhs` files under `dir` and its sub-directories, each
+/// directory's entries in name order (a clone of the PHH dataset nests its
+/// files by site, stake and blinds). Hidden directories (`.git`) and
+/// symbolic links to directories are not entered, so a walk always ends.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(dir)
+        .map_err(|e| super::bad_input(format!("cannot read '{}': {e}", dir.display())))?
+        .filter_map(Result::ok)
+        .collect();
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for e in entries {
+        let path = e.path();
+        let real_dir = e.file_type().is_ok_and(|t| t.is_dir());
+        if real_dir {
+            if !e.file_name().to_string_lossy().starts_with('.') {
+                walk(&path, out)?;
+            }
+        } else if path.extension().is_some_and(|x| x == "phh" || x == "phhs") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The files one argument names: itself, the `.phh`/`.phhs` files under a
+/// directory ([`walk`]), or the files a pattern in its last part matches.
 pub(super) fn expand(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let name = path.display().to_string();
     let listing = |dir: &Path, keep: &dyn Fn(&Path) -> bool| -> anyhow::Result<Vec<PathBuf>> {
@@ -69,9 +93,8 @@ pub(super) fn expand(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
         Ok(files)
     };
     if path.is_dir() {
-        let files = listing(path, &|p| {
-            p.extension().is_some_and(|x| x == "phh" || x == "phhs")
-        })?;
+        let mut files = Vec::new();
+        walk(path, &mut files)?;
         if files.is_empty() {
             return Err(super::bad_input(format!(
                 "'{name}' holds no .phh or .phhs file"

@@ -33,8 +33,8 @@ use crate::sim::sink::{stage_all, Destination};
 
 Every statistic's definition: docs/stats.md in the repository.")]
 pub struct StatsArgs {
-    /// `.phh` (one hand) or `.phhs` (many) files, directories of them (read
-    /// in name order), patterns with `*` and `?` in the file name, or `-`
+    /// `.phh` (one hand) or `.phhs` (many) files, directories of them (walked
+    /// to any depth in name order, hidden ones skipped), patterns with `*` and `?` in the file name, or `-`
     /// for stdin.
     #[arg(value_name = "HISTORIES", required = true)]
     pub files: Vec<PathBuf>,

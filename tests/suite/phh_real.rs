@@ -354,3 +354,29 @@ fn one_bad_hand_does_not_stop_its_file_and_patterns_expand() {
     );
     assert!(err.contains("refused 1: not a PHH file"), "{err}");
 }
+
+/// A directory argument is walked to any depth, as a clone of the dataset
+/// nests its files (data/handhq/SITE-.../BLINDS/*.phhs); hidden
+/// directories (.git) are not entered. Before, only the top level was read.
+#[test]
+fn directories_are_read_to_any_depth_but_not_hidden_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir.path().join("data/handhq/ABS-100NLH/1");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::copy(fixture("abs-100nl.phhs"), deep.join("abs.phhs")).unwrap();
+    let hidden = dir.path().join(".git");
+    std::fs::create_dir_all(&hidden).unwrap();
+    std::fs::write(hidden.join("junk.phhs"), "not toml [[[").unwrap();
+    for command in ["replay", "stats"] {
+        let out = cardsim().arg(command).arg(dir.path()).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stderr).to_string()
+            + &String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("9 hands"), "{command}: {text}");
+        assert!(!text.contains("refused 1"), "{command}: {text}");
+    }
+}
