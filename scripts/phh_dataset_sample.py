@@ -10,7 +10,8 @@ Usage:
 clone: DATASET is a clone of https://github.com/uoftcprg/phh-dataset (or any
 of its data/handhq/<SITE>-2009-07-01_2009-07-23_<STAKE>_OBFU/ folders). For
 each site and stake, the files are taken in order of their number
-(handhq_1, handhq_2, ...) until N hands (default 2,000) are taken.
+(handhq_1, handhq_2, ...; --first-file K starts at handhq_K) until N hands
+(default 2,000) are taken.
 
 parts: PARTS holds files read in pieces of the same length, in order, from
 offset 0 (PARTS/<SITE>-<STAKE>/<file>/<offset, 9 digits>.part), as they come
@@ -28,6 +29,7 @@ damaged on its way here: PokerKit plays every hand of the dataset).
 """
 
 import argparse
+import hashlib
 import os
 import re
 import sys
@@ -81,11 +83,16 @@ def pokerkit_plays(body):
 
 
 def write_group(out, group, name, kept):
+    """Writes the kept sections and prints the file's manifest line: its
+    path, first and last section, hands, and SHA-256 of its bytes."""
     os.makedirs(os.path.join(out, group), exist_ok=True)
     path = os.path.join(out, group, f"{name}.phhs")
+    text = "".join(head + body for head, body in kept)
     with open(path, "w", encoding="utf-8", newline="") as f:
-        for head, body in kept:
-            f.write(head + body)
+        f.write(text)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    print(f"  {group}/{name}.phhs  {kept[0][0].strip()}..{kept[-1][0].strip()}  "
+          f"{len(kept)} hands  sha256 {digest}")
     return path
 
 
@@ -108,7 +115,7 @@ def from_parts(parts, out, check):
     print(f"{total} hands" + (f"; {dropped} left out (PokerKit cannot play them)" if check else ""))
 
 
-def from_clone(dataset, out, hands, check):
+def from_clone(dataset, out, hands, check, first=1):
     groups = {}
     for d, _, names in os.walk(dataset):
         for n in names:
@@ -119,7 +126,8 @@ def from_clone(dataset, out, hands, check):
         sys.exit(f"error: no <SITE>-..._<STAKE>NLH_OBFU folder with .phhs files under {dataset}")
     total = dropped = 0
     for group in sorted(groups):
-        files = sorted(groups[group], key=lambda p: int((FILE_NUMBER.search(p) or [0, 0])[1]))
+        number = lambda p: int((FILE_NUMBER.search(p) or [0, 0])[1])  # noqa: E731
+        files = sorted((p for p in groups[group] if number(p) >= first), key=number)
         taken = 0
         for path in files:
             if taken >= hands:
@@ -129,7 +137,8 @@ def from_clone(dataset, out, hands, check):
             kept = [s for s in secs if not check or pokerkit_plays(s[1])][: hands - taken]
             dropped += len(secs) - len(kept)
             name = (FILE_NUMBER.search(path) or [None, None])[0] or os.path.basename(path)
-            write_group(out, group, name, kept)
+            if kept:
+                write_group(out, group, name, kept)
             taken += len(kept)
         print(f"{group}: {taken} hands")
         total += taken
@@ -143,6 +152,8 @@ def main():
     c.add_argument("dataset")
     c.add_argument("out")
     c.add_argument("--hands", type=int, default=2000, help="hands per site and stake")
+    c.add_argument("--first-file", type=int, default=1,
+                   help="start at handhq_K (the sample in results/phh-dataset/ starts at 2)")
     p = sub.add_parser("parts")
     p.add_argument("parts")
     p.add_argument("out")
@@ -150,7 +161,7 @@ def main():
         s.add_argument("--pokerkit", action="store_true", help="keep only hands PokerKit plays")
     a = ap.parse_args()
     if a.mode == "clone":
-        from_clone(a.dataset, a.out, a.hands, a.pokerkit)
+        from_clone(a.dataset, a.out, a.hands, a.pokerkit, a.first_file)
     else:
         from_parts(a.parts, a.out, a.pokerkit)
 
