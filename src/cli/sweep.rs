@@ -27,8 +27,8 @@ const MAX_SPEC_BYTES: u64 = 4 << 20;
   cardsim sweep examples/sweep/fishing.toml -o sweep/
   cardsim sweep spec.toml -o sweep/ --set players=2,3,4 --set games=20000
   cardsim sweep spec.toml -o sweep/ --resume
-  cardsim sweep spec.toml -o sweep/ --shard 0/4   (then, once every shard is done:
-  cardsim sweep spec.toml -o sweep/ --resume      writes the table and the manifest)
+  cardsim sweep spec.toml -o sweep/ --shard 0/4   (and 1/4, 2/4, 3/4; then --resume
+                                                  without --shard writes the table)
 The spec, the folder and the seed rule: docs/sweep.md.")]
 pub struct SweepArgs {
     /// The spec (TOML): game, games, seed, seed_per_cell, [base] options
@@ -41,8 +41,8 @@ pub struct SweepArgs {
     /// (`2,3,4`, `"tag,station","random"`) or plain words split at commas.
     #[arg(long = "set", value_name = "KEY=A,B,C")]
     pub set: Vec<String>,
-    /// The sweep's folder: a sub-folder per cell, results.csv and the
-    /// manifest sweep.json at the top.
+    /// The sweep's folder: a sub-folder per cell; results.csv,
+    /// results.parquet and the manifest sweep.json at the top.
     #[arg(
         long,
         short = 'o',
