@@ -137,7 +137,7 @@ impl Spec {
         let table: toml::Table = toml::from_str(text).map_err(|e| {
             let line = e
                 .span()
-                .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+                .map(|s| text.get(..s.start).unwrap_or(text).lines().count().max(1));
             let msg = e.message().replace('\n', " ");
             match line {
                 Some(l) => spec_err(format!("line {l}: {}", msg.trim())),
