@@ -186,14 +186,17 @@ class EquityResult:
     boards: Optional[int]
     seconds: float
     players: List[PlayerEquity]
+    #: ``holdem``, ``plo4``, ``plo5``, ``plo6`` or ``shortdeck``.
+    game: str = "holdem"
 
     @property
     def exact(self) -> bool:
         return self.method == "exact"
 
     def to_dict(self) -> Dict[str, Any]:
-        """The object ``cardsim equity ... --json`` prints."""
-        return {
+        """The object ``cardsim equity ... --json`` prints (``game`` only for
+        a game other than hold'em, as the CLI writes it)."""
+        d = {
             "method": self.method,
             "trials": self.trials,
             "seed": self.seed,
@@ -201,6 +204,9 @@ class EquityResult:
             "seconds": self.seconds,
             "players": [p.__dict__.copy() for p in self.players],
         }
+        if self.game != "holdem":
+            d["game"] = self.game
+        return d
 
 
 def _int_arg(name: str, value: Any) -> str:
@@ -233,8 +239,13 @@ def equity(
     seed: int = DEFAULT_SEED,
     threads: Optional[int] = None,
     time: Optional[float] = None,
+    game: str = "holdem",
 ) -> EquityResult:
     """Equity of 2 to 10 hold'em hands or ranges: ``cardsim equity`` from Python.
+
+    ``game`` is ``"holdem"`` (default), ``"plo4"``, ``"plo5"``, ``"plo6"``
+    (Omaha: hands of 4 to 6 cards, lists with weights or ``"random"``) or
+    ``"shortdeck"`` (6+ hold'em), as ``cardsim equity --game``.
 
     ``players`` are hole cards (``"AhAs"``) or ranges (``"QQ+,AKs"``,
     ``"random"``, weights as ``"T9s:0.5"``). With none of ``exact``,
@@ -254,7 +265,11 @@ def equity(
     """
     if isinstance(players, str) or not all(isinstance(p, str) for p in players):
         raise TypeError("players must be a list of hands or ranges, e.g. ['QQ+,AKs', 'random']")
+    if not isinstance(game, str):
+        raise TypeError(f"game must be a str, not {type(game).__name__}")
     args = ["equity", "--board", _cards_arg("board", board), "--dead", _cards_arg("dead", dead)]
+    if game != "holdem":
+        args += ["--game", game]
     if exact:
         args.append("--exact")
     if trials is not None:
@@ -276,6 +291,7 @@ def equity(
         boards=d["boards"],
         seconds=d["seconds"],
         players=[PlayerEquity(**p) for p in d["players"]],
+        game=d.get("game", "holdem"),
     )
 
 

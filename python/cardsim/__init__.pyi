@@ -36,6 +36,7 @@ class EquityResult:
     boards: Optional[int]
     seconds: float
     players: List[PlayerEquity]
+    game: str
     @property
     def exact(self) -> bool: ...
     def to_dict(self) -> Dict[str, Any]: ...
@@ -50,6 +51,7 @@ def equity(
     seed: int = ...,
     threads: Optional[int] = None,
     time: Optional[float] = None,
+    game: str = "holdem",
 ) -> EquityResult: ...
 
 class AgentError(RuntimeError): ...

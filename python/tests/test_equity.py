@@ -33,9 +33,29 @@ def ours(**kw):
      ["22+", "AKo", "--dead", "As Kd 7c", "--stderr", "0.01", "--seed", "11"]),
     (dict(players=["Ah Kh", "7c 7d", "random"], board=["Qh", "Jh", "2c", "3d"]),
      ["Ah Kh", "7c 7d", "random", "--board", "Qh Jh 2c 3d"]),
+    # Omaha and short deck, exact and seeded Monte Carlo.
+    (dict(players=["AsAhKsKh", "QdQcJdJc"], board="2s 7h 9c", game="plo4"),
+     ["AsAhKsKh", "QdQcJdJc", "--board", "2s 7h 9c", "--game", "plo4"]),
+    (dict(players=["AsAhKsKhQs", "random"], trials=5_000, seed=5, game="plo5"),
+     ["AsAhKsKhQs", "random", "--trials", "5000", "--seed", "5", "--game", "plo5"]),
+    (dict(players=["AA", "KK"], board="6s 7h 8c", game="shortdeck"),
+     ["AA", "KK", "--board", "6s 7h 8c", "--game", "shortdeck"]),
 ])
 def test_equity_equals_the_cli(kw, args, cli):
     assert ours(**kw) == cli_json(cli, args)
+
+
+def test_omaha_equity_names_its_game_and_bad_games_fail_as_the_cli_does(cli):
+    r = cardsim.equity(["AsAhKsKh", "QdQcJdJc"], board="2s 7h 9c", game="plo4")
+    assert r.game == "plo4" and r.exact
+    assert round(r.players[0].equity, 4) == 0.789
+    assert cardsim.equity(["AsAh", "KsKd"]).game == "holdem"
+    with pytest.raises(ValueError) as e:
+        cardsim.equity(["AsAh", "KsKd"], game="razz")
+    code, _, err = cli("equity", "AsAh", "KsKd", "--game", "razz")
+    assert code == 2 and str(e.value) == cli_error_line(err)
+    with pytest.raises(TypeError):
+        cardsim.equity(["AsAh", "KsKd"], game=4)
 
 
 def test_result_object():
