@@ -7,6 +7,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::sim::seal::Sealed as _;
+
 use anyhow::Context as _;
 use clap::{Args, CommandFactory as _};
 

@@ -16,6 +16,7 @@ pub mod report;
 mod row;
 pub mod runner;
 pub mod scratch;
+pub mod seal;
 pub mod sink;
 pub mod stats;
 pub mod verify;
@@ -26,6 +27,7 @@ pub use merge::{merge, MergeConfig};
 pub use output::Summary;
 pub use row::{Row, RowInt};
 pub use runner::{run, OutputFormat, RunConfig, RunError, RunOutcome, Shard};
+pub use seal::Sealed;
 
 use crate::rng::GameRng;
 

@@ -13,6 +13,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::seal::Sealed;
 use super::stats::{AccumulatorState, MetricSummary};
 
 /// What identifies a run: two runs (or shards) with equal identities play the
@@ -166,24 +167,13 @@ pub struct Summary {
     pub checksum: String,
 }
 
+impl Sealed for Summary {
+    fn checksum_mut(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
 impl Summary {
-    /// The canonical bytes the checksum covers: the pretty JSON with an
-    /// empty checksum. Parsing and re-serialising gives the same bytes
-    /// (floats round-trip exactly with serde_json's `float_roundtrip`).
-    fn content_bytes(&self) -> Result<Vec<u8>, serde_json::Error> {
-        let mut copy = self.clone();
-        copy.checksum.clear();
-        serde_json::to_vec_pretty(&copy)
-    }
-
-    /// Sets the checksum and returns the JSON to write (ends in a newline).
-    pub fn seal(&mut self) -> Result<Vec<u8>, serde_json::Error> {
-        self.checksum = blake3::hash(&self.content_bytes()?).to_hex().to_string();
-        let mut json = serde_json::to_vec_pretty(self)?;
-        json.push(b'\n');
-        Ok(json)
-    }
-
     /// Parses a summary and checks its format and checksum.
     pub fn unseal(text: &str) -> Result<Summary, String> {
         let value: serde_json::Value =
@@ -206,9 +196,9 @@ impl Summary {
             return Err(edited());
         }
         let content = s
-            .content_bytes()
+            .content_hash()
             .map_err(|e| format!("it cannot be re-encoded ({e})"))?;
-        if blake3::hash(&content).to_hex().as_str() != s.checksum {
+        if content != s.checksum {
             return Err(edited());
         }
         Ok(s)

@@ -12,6 +12,8 @@
 use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+
+use crate::sim::seal::Sealed as _;
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::time::{Duration, Instant};
 

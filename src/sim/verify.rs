@@ -332,6 +332,7 @@ pub fn verify_file(
 mod tests {
     use super::*;
     use crate::sim::checkpoint::Checkpoint;
+    use crate::sim::seal::Sealed as _;
     use proptest::prelude::*;
 
     /// A real summary (a small fishing run), sealed.

@@ -17,6 +17,7 @@ use thiserror::Error;
 
 use crate::sim::output::{FileRecord, OutputPart, Summary};
 use crate::sim::runner::RunError;
+use crate::sim::seal::Sealed;
 use crate::sim::sink::read_bounded;
 use crate::sim::verify::{read_summary, verify_file};
 pub use spec::{Spec, Value};
@@ -107,21 +108,13 @@ pub struct Manifest {
     pub checksum: String,
 }
 
+impl Sealed for Manifest {
+    fn checksum_mut(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
 impl Manifest {
-    fn content_bytes(&self) -> Result<Vec<u8>, serde_json::Error> {
-        let mut copy = self.clone();
-        copy.checksum.clear();
-        serde_json::to_vec_pretty(&copy)
-    }
-
-    /// Sets the checksum and returns the JSON to write.
-    pub fn seal(&mut self) -> Result<Vec<u8>, serde_json::Error> {
-        self.checksum = blake3::hash(&self.content_bytes()?).to_hex().to_string();
-        let mut json = serde_json::to_vec_pretty(self)?;
-        json.push(b'\n');
-        Ok(json)
-    }
-
     /// Reads and checks a manifest.
     pub fn read(path: &Path) -> Result<Manifest, SweepError> {
         let bad = |why: String| SweepError::Verify(format!("{}: {why}", path.display()));
@@ -135,10 +128,7 @@ impl Manifest {
         }
         let m: Manifest = serde_json::from_value(value)
             .map_err(|e| bad(format!("is not a cardsim sweep manifest ({e})")))?;
-        let sum = m
-            .content_bytes()
-            .map(|b| blake3::hash(&b).to_hex().to_string())
-            .map_err(|e| bad(e.to_string()))?;
+        let sum = m.content_hash().map_err(|e| bad(e.to_string()))?;
         if sum != m.checksum {
             return Err(bad(
                 "its checksum does not match its content (edited or damaged after cardsim \

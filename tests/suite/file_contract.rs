@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use cardsim::sim::lock::{lock_path, OutputLock};
 use cardsim::sim::output::Summary;
+use cardsim::sim::Sealed as _;
 use tempfile::TempDir;
 
 use crate::common::{bad, cardsim, ok};

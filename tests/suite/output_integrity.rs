@@ -17,6 +17,7 @@ use std::process::{Command, Output, Stdio};
 
 use cardsim::sim::checkpoint::Checkpoint;
 use cardsim::sim::output::Summary;
+use cardsim::sim::Sealed as _;
 use tempfile::TempDir;
 
 use crate::common::{bad, cardsim};
