@@ -132,7 +132,18 @@ fn value_of(v: &toml::Value) -> Val<'static> {
 /// The fast reader: `None` for anything outside its shape.
 fn fast(text: &str) -> Option<Fields<'_>> {
     let mut fields: Vec<(Cow<'_, str>, Val<'_>)> = Vec::with_capacity(24);
-    for line in text.split('\n') {
+    // Lines split by hand: they are short, and a byte loop beats the
+    // general searcher's set-up on each one ('\n' is ASCII, so every cut
+    // is a character boundary).
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    while start <= bytes.len() {
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |p| start + p);
+        let line = &text[start..end];
+        start = end + 1;
         let line = skip_ws(line);
         if line.is_empty() || line.starts_with('#') {
             if !comment_ok(line) {
@@ -178,13 +189,21 @@ fn value(s: &str, top: bool) -> Option<(Val<'_>, &str)> {
     match first {
         b'\'' | b'"' => {
             let body = &s[1..];
-            let end = body.find(first as char)?;
-            let inner = &body[..end];
-            let bad =
-                |b: u8| (b < 0x20 && b != b'\t') || b == 0x7f || (first == b'"' && b == b'\\');
-            if inner.bytes().any(bad) {
-                return None;
+            // One pass to the closing quote, refusing what TOML refuses in
+            // a one-line string (control characters; an escape, which the
+            // `toml` crate reads).
+            let mut end = None;
+            for (i, &b) in body.as_bytes().iter().enumerate() {
+                if b == first {
+                    end = Some(i);
+                    break;
+                }
+                if (b < 0x20 && b != b'\t') || b == 0x7f || (first == b'"' && b == b'\\') {
+                    return None;
+                }
             }
+            let end = end?;
+            let inner = &body[..end];
             // A literal string ending in `'''`/`"""` opens a multi-line one.
             let rest = &body[end + 1..];
             if inner.is_empty() && rest.starts_with(first as char) {
