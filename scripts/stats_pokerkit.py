@@ -257,16 +257,21 @@ def main():
         t0 = time.process_time()
         players, failed = pokerkit_run()
         pk_times.append(time.process_time() - t0)
-        # cardsim ten times a round: its run is near the clock tick.
+        # cardsim ten times a round (its run is near the clock tick), the
+        # statistics counted and not written, as PokerKit's side does.
         before = os.times()
         for _ in range(10):
-            p = subprocess.run([a.cardsim, "stats", "-j", "1", "-q", "--json", "-", compared],
+            p = subprocess.run([a.cardsim, "stats", "-j", "1", "-q", compared],
                                capture_output=True, text=True)
+            if p.returncode != 0:
+                sys.exit(f"error: cardsim stats failed: {p.stderr.strip()}")
         after = os.times()
         cs_times.append((after.children_user - before.children_user
                          + after.children_system - before.children_system) / 10)
-        if p.returncode != 0:
-            sys.exit(f"error: cardsim stats failed: {p.stderr.strip()}")
+    p = subprocess.run([a.cardsim, "stats", "-j", "1", "-q", "--json", "-", compared],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"error: cardsim stats failed: {p.stderr.strip()}")
     cs = json.loads(p.stdout)
     read = cs["hands"]["read"] - cs["hands"]["refused"]
     differ = 0
@@ -312,6 +317,9 @@ def main():
     print(f"CPU seconds, medians of {a.repeat} alternated runs:")
     print(f"  PokerKit (load, play, count): {pk:.3f} s, {read / pk:,.0f} hands/s")
     print(f"  cardsim stats -j 1:           {c:.3f} s, {read / c:,.0f} hands/s  ({pk / c:.0f}x)")
+    ratios = sorted(p / q for p, q in zip(pk_times, cs_times))
+    print(f"  per-round ratios: {', '.join(f'{r:.0f}x' for r in ratios)} "
+          f"(median {statistics.median(ratios):.0f}x)")
     shutil.rmtree(tmp, ignore_errors=True)
 
 
