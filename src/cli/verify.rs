@@ -82,12 +82,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
             s.identity.seed
         )?;
         if args.rerun {
-            rerun(path, &s, args.threads)?;
-            writeln!(
-                out,
-                "ok: {}: rerun gives identical statistics and files",
-                path.display()
-            )?;
+            rerun(&mut out, path, &s, args.threads)?;
         }
     }
     Ok(())
@@ -124,20 +119,20 @@ fn verify_sweep(out: &mut impl Write, dir: &Path, args: &VerifyArgs) -> anyhow::
     )?;
     if args.rerun {
         for path in &v.summaries {
-            let s = read_summary(path)?;
-            rerun(path, &s, args.threads)?;
-            writeln!(
-                out,
-                "ok: {}: rerun gives identical statistics and files",
-                path.display()
-            )?;
+            rerun(out, path, &read_summary(path)?, args.threads)?;
         }
     }
     Ok(())
 }
 
-/// Replays the command `s` records and compares what it gives with `s`.
-fn rerun(path: &Path, s: &Summary, threads: Option<u64>) -> anyhow::Result<()> {
+/// Replays the command `s` records, compares what it gives with `s`, and
+/// says so on `out`.
+fn rerun(
+    out: &mut impl Write,
+    path: &Path,
+    s: &Summary,
+    threads: Option<u64>,
+) -> anyhow::Result<()> {
     if s.command.is_empty() {
         return Err(bad_input(format!(
             "{} records no command (written through the library), so it cannot be rerun",
@@ -215,6 +210,11 @@ fn rerun(path: &Path, s: &Summary, threads: Option<u64>) -> anyhow::Result<()> {
             strip(part.record(&again)) == strip(part.record(s)),
         )?;
     }
+    writeln!(
+        out,
+        "ok: {}: rerun gives identical statistics and files",
+        path.display()
+    )?;
     Ok(())
 }
 

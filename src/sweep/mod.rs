@@ -19,6 +19,7 @@ use crate::sim::output::{FileRecord, OutputPart, Summary};
 use crate::sim::runner::RunError;
 use crate::sim::seal::Sealed;
 use crate::sim::sink::read_bounded;
+use crate::sim::stats::MetricSummary;
 use crate::sim::verify::{read_summary, verify_file};
 pub use spec::{Spec, Value};
 
@@ -195,23 +196,33 @@ fn num(v: Option<f64>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
-/// One row of the tidy table: a cell's parameters and one metric's figures.
+/// One row of the tidy table: a cell's parameters and one metric's
+/// summary, as its summary file holds it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResultRow {
     pub params: Vec<Value>,
-    pub metric: String,
-    pub kind: String,
-    pub n: u64,
-    pub mean: Option<f64>,
-    pub ci95_low: Option<f64>,
-    pub ci95_high: Option<f64>,
-    pub sd: Option<f64>,
-    pub min: Option<f64>,
-    pub p50: Option<f64>,
-    pub p90: Option<f64>,
-    pub p99: Option<f64>,
-    pub p999: Option<f64>,
-    pub max: Option<f64>,
+    pub metric: MetricSummary,
+}
+
+impl ResultRow {
+    /// The figures after `metric`, `kind` and `n`, in the order of
+    /// [`spec::RESULT_COLUMNS`]: mean, ci95_low, ci95_high, sd, min, p50,
+    /// p90, p99, p999, max.
+    pub fn figures(&self) -> [Option<f64>; 10] {
+        let m = &self.metric;
+        [
+            m.mean,
+            m.ci95.map(|c| c[0]),
+            m.ci95.map(|c| c[1]),
+            m.sd,
+            m.min,
+            m.p50,
+            m.p90,
+            m.p99,
+            m.p999,
+            m.max,
+        ]
+    }
 }
 
 /// The tidy rows of a sweep: for every cell in order, one per metric of its
@@ -222,19 +233,7 @@ pub fn result_rows(spec_cells: &[Vec<Value>], summaries: &[Summary]) -> Vec<Resu
         for m in &s.metrics {
             rows.push(ResultRow {
                 params: params.clone(),
-                metric: m.name.clone(),
-                kind: m.kind.clone(),
-                n: m.count,
-                mean: m.mean,
-                ci95_low: m.ci95.map(|c| c[0]),
-                ci95_high: m.ci95.map(|c| c[1]),
-                sd: m.sd,
-                min: m.min,
-                p50: m.p50,
-                p90: m.p90,
-                p99: m.p99,
-                p999: m.p999,
-                max: m.max,
+                metric: m.clone(),
             });
         }
     }
@@ -258,22 +257,12 @@ pub fn results_csv(keys: &[String], rows: &[ResultRow]) -> Result<Vec<u8>, Sweep
     w.write_record(&header).map_err(io)?;
     for r in rows {
         let mut rec: Vec<String> = r.params.iter().map(Value::text).collect();
-        rec.extend([r.metric.clone(), r.kind.clone(), r.n.to_string()]);
-        rec.extend(
-            [
-                r.mean,
-                r.ci95_low,
-                r.ci95_high,
-                r.sd,
-                r.min,
-                r.p50,
-                r.p90,
-                r.p99,
-                r.p999,
-                r.max,
-            ]
-            .map(num),
-        );
+        rec.extend([
+            r.metric.name.clone(),
+            r.metric.kind.clone(),
+            r.metric.count.to_string(),
+        ]);
+        rec.extend(r.figures().map(num));
         w.write_record(&rec).map_err(io)?;
     }
     w.into_inner().map_err(|e| SweepError::Io {
@@ -339,32 +328,23 @@ pub fn results_parquet(
     }
     fields.push(Field::new("metric", DataType::Utf8, false));
     arrays.push(Arc::new(StringArray::from_iter_values(
-        rows.iter().map(|r| r.metric.as_str()),
+        rows.iter().map(|r| r.metric.name.as_str()),
     )));
     fields.push(Field::new("kind", DataType::Utf8, false));
     arrays.push(Arc::new(StringArray::from_iter_values(
-        rows.iter().map(|r| r.kind.as_str()),
+        rows.iter().map(|r| r.metric.kind.as_str()),
     )));
     fields.push(Field::new("n", DataType::Int64, false));
     arrays.push(Arc::new(Int64Array::from_iter_values(
-        rows.iter().map(|r| i64::try_from(r.n).unwrap_or(i64::MAX)),
+        rows.iter()
+            .map(|r| i64::try_from(r.metric.count).unwrap_or(i64::MAX)),
     )));
-    type Figure = fn(&ResultRow) -> Option<f64>;
-    let figures: [(&str, Figure); 10] = [
-        ("mean", |r| r.mean),
-        ("ci95_low", |r| r.ci95_low),
-        ("ci95_high", |r| r.ci95_high),
-        ("sd", |r| r.sd),
-        ("min", |r| r.min),
-        ("p50", |r| r.p50),
-        ("p90", |r| r.p90),
-        ("p99", |r| r.p99),
-        ("p999", |r| r.p999),
-        ("max", |r| r.max),
-    ];
-    for (name, get) in figures {
-        fields.push(Field::new(name, DataType::Float64, true));
-        arrays.push(Arc::new(Float64Array::from_iter(rows.iter().map(get))));
+    let figures: Vec<[Option<f64>; 10]> = rows.iter().map(ResultRow::figures).collect();
+    for (k, name) in spec::RESULT_COLUMNS[3..].iter().enumerate() {
+        fields.push(Field::new(*name, DataType::Float64, true));
+        arrays.push(Arc::new(Float64Array::from_iter(
+            figures.iter().map(|f| f[k]),
+        )));
     }
     let schema = Arc::new(Schema::new(fields));
     let batch = RecordBatch::try_new(schema.clone(), arrays).map_err(|e| fail(&e))?;
