@@ -197,28 +197,9 @@ impl<W: Write + Send> ParquetRows<W> {
         columns: &[String],
         metadata: Vec<(String, String)>,
     ) -> Result<Self, ParquetError> {
-        let (schema, types) = schema(game, columns);
-        let counted = Counted {
-            inner: out,
-            bytes: 0,
-            hasher: blake3::Hasher::new(),
-        };
-        let writer = ArrowWriter::try_new(counted, schema.clone(), Some(properties(metadata)?))?;
-        let columns = types
-            .iter()
-            .map(|t| match t {
-                ColumnType::Int64 => Column::Int(Int64Builder::with_capacity(ROW_GROUP_ROWS)),
-                ColumnType::Float64 => Column::Float(Float64Builder::with_capacity(ROW_GROUP_ROWS)),
-                ColumnType::Utf8 => Column::Text(StringBuilder::new()),
-            })
-            .collect();
-        Ok(ParquetRows {
-            writer,
-            schema,
-            columns,
-            pending: 0,
-            rows: 0,
-        })
+        // The schema's fields are the column types' Arrow types.
+        let (schema, _) = schema(game, columns);
+        Self::with_schema(out, schema, metadata)
     }
 
     /// Starts a file with a given schema (of `int64`, `float64` and `utf8`
