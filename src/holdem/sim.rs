@@ -16,7 +16,7 @@ use super::equity::allin::{all_in_equity, AllInEquity};
 use super::eval::category;
 use super::phh;
 use super::table::pots::{build_pots, OddChips};
-use super::table::{Buffers, Config, HandState, Seat, ShortBigBlind};
+use super::table::{Betting, Buffers, Config, HandState, Seat, ShortBigBlind};
 use crate::cards::Card;
 use crate::rng::GameRng;
 use crate::sim::{Extras, Game, GameFailure, Metric, MetricKind, Observations, Row};
@@ -153,6 +153,7 @@ impl HoldemGame {
             ante_trimming: true,
             odd_chips: self.odd_chips,
             short_big_blind: self.short_big_blind,
+            betting: Betting::NoLimit,
         }
     }
 

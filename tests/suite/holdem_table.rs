@@ -6,7 +6,9 @@
 use cardsim::cards::{parse_cards, Card};
 use cardsim::holdem::table::pots::OddChips;
 use cardsim::holdem::table::random::random_config;
-use cardsim::holdem::table::{Action, Config, HandState, ShortBigBlind, Street, TableError};
+use cardsim::holdem::table::{
+    Action, Betting, Config, HandState, ShortBigBlind, Street, TableError,
+};
 use cardsim::rng::game_rng;
 use rand::seq::SliceRandom;
 use rand::RngExt;
@@ -21,6 +23,7 @@ fn config(stacks: &[u64], button: usize) -> Config {
         ante_trimming: true,
         odd_chips: OddChips::LeftOfButton,
         short_big_blind: ShortBigBlind::FullBlind,
+        betting: Betting::NoLimit,
     }
 }
 
@@ -317,10 +320,11 @@ fn illegal_actions_are_typed_errors_and_change_nothing() {
     );
 }
 
-/// Random hands (2 to 10 seats, random stacks, blinds, antes and both
-/// switches) of random actions, legal and illegal: chips are conserved,
+/// Random hands (2 to 10 seats, random stacks, blinds, antes, both
+/// switches, no-limit and pot-limit) of random actions, legal and illegal: chips are conserved,
 /// every legal action is accepted, every illegal one refused without a
-/// change, and every hand ends.
+/// change, the largest raise is the stack or the pot as the structure
+/// says, and every hand ends.
 #[test]
 fn random_hands_conserve_chips_and_refuse_illegal_actions() {
     for g in 0..20_000u64 {
@@ -333,6 +337,19 @@ fn random_hands_conserve_chips_and_refuse_illegal_actions() {
         let mut steps = 0;
         while let Some(legal) = h.legal() {
             assert!(!h.seats()[legal.seat].all_in() && !h.seats()[legal.seat].folded);
+            if let Some((lo, hi)) = legal.raise {
+                // The cap: the whole stack, or at pot limit the bet plus
+                // the pot after calling (never under the minimum).
+                let s = &h.seats()[legal.seat];
+                let all_in = s.street_bet + s.stack;
+                let bet = h.view().unwrap().current_bet();
+                let pot: u64 = h.seats().iter().map(|s| s.contributed).sum();
+                let cap = match h.config().betting {
+                    Betting::NoLimit => all_in,
+                    Betting::PotLimit => (2 * bet - s.street_bet + pot).max(lo).min(all_in),
+                };
+                assert_eq!(hi, cap, "game {g}: {legal:?}");
+            }
             let action = match rng.random_range(0..6) {
                 0 => Action::Fold,
                 1 => Action::Check,
@@ -367,4 +384,129 @@ fn random_hands_conserve_chips_and_refuse_illegal_actions() {
             .flatten()
             .all(|&(s, _)| !h.seats()[s].folded));
     }
+}
+
+/// [`config`] at a pot-limit table.
+fn pot_limit(stacks: &[u64], button: usize) -> Config {
+    Config {
+        betting: Betting::PotLimit,
+        ..config(stacks, button)
+    }
+}
+
+/// Pot-limit preflop with blinds 5/10: the first to act may raise to the
+/// bet to match (10) plus the pot after calling (15 + 10), so 35; each
+/// later player's pot raise counts the raises and calls before it.
+#[test]
+fn pot_limit_preflop_raises_count_the_blinds_and_every_call() {
+    // Four seats, button 0: small blind 1, big blind 2, seat 3 opens.
+    let mut h = HandState::new(pot_limit(&[1000; 4], 0), &deck("")).unwrap();
+    assert_eq!(h.to_act(), Some(3));
+    assert_eq!(h.legal().unwrap().raise, Some((20, 35)));
+    assert_eq!(
+        h.apply(Action::RaiseTo(36)),
+        Err(TableError::RaiseSize {
+            to: 36,
+            min: 20,
+            max: 35
+        })
+    );
+    h.apply(Action::RaiseTo(35)).unwrap();
+    // The button faces 35 with 50 in the pot: 35 + (50 + 35) = 120; the
+    // minimum is 35 + the 25 raise.
+    assert_eq!(h.legal().unwrap().raise, Some((60, 120)));
+    h.apply(Action::Call).unwrap();
+    // The small blind: 30 to call, 85 in the pot: 35 + (85 + 30) = 150.
+    assert_eq!(h.legal().unwrap().raise, Some((60, 150)));
+    h.apply(Action::RaiseTo(150)).unwrap();
+    // The big blind: 140 to call, 230 in the pot: 150 + 370 = 520; the
+    // minimum is 150 + the 115 raise.
+    assert_eq!(h.legal().unwrap().raise, Some((265, 520)));
+}
+
+/// Heads-up the button's small blind may raise to three big blinds.
+#[test]
+fn pot_limit_heads_up_small_blind_raises_to_three_big_blinds() {
+    let h = HandState::new(pot_limit(&[500, 500], 0), &deck("")).unwrap();
+    assert_eq!(h.to_act(), Some(0));
+    assert_eq!(h.legal().unwrap().raise, Some((20, 30)));
+}
+
+/// After the flop: a first bet may be the pot, a raise of a bet B into a
+/// pot P may go to B + (P + B + B).
+#[test]
+fn pot_limit_after_the_flop_bet_and_raise_the_pot() {
+    let mut h = HandState::new(pot_limit(&[1000; 3], 0), &deck("")).unwrap();
+    for _ in 0..2 {
+        h.apply(Action::Call).unwrap();
+    }
+    h.apply(Action::Check).unwrap();
+    assert_eq!(h.street(), Street::Flop);
+    // 30 in the pot, nothing to call: bet 10 (the big blind) to 30.
+    assert_eq!(h.legal().unwrap().raise, Some((10, 30)));
+    h.apply(Action::RaiseTo(20)).unwrap();
+    // Facing 20 with 50 in: 20 + (50 + 20) = 90; minimum 40.
+    assert_eq!(h.legal().unwrap().raise, Some((40, 90)));
+    h.apply(Action::Call).unwrap();
+    // Multiway: the third player faces 20 with 70 in: 20 + 90 = 110.
+    assert_eq!(h.legal().unwrap().raise, Some((40, 110)));
+    h.apply(Action::RaiseTo(110)).unwrap();
+    // The first bettor faces 90 more with 180 in: 110 + 270 = 380.
+    assert_eq!(h.legal().unwrap().raise, Some((200, 380)));
+}
+
+/// Antes are in the pot: three seats posting 2 each and blinds 5/10 make
+/// 21, so the button (first to act three-handed) may raise to 10 + 31.
+#[test]
+fn pot_limit_counts_the_antes() {
+    let c = Config {
+        ante: 2,
+        ..pot_limit(&[1000; 3], 0)
+    };
+    let h = HandState::new(c, &deck("")).unwrap();
+    assert_eq!(h.to_act(), Some(0));
+    assert_eq!(h.legal().unwrap().raise, Some((20, 41)));
+}
+
+/// Short stacks: below the minimum raise only all-in is left (min = max);
+/// between the minimum and the pot, all-in is the cap; a short all-in
+/// raise does not reopen the betting, as in no-limit.
+#[test]
+fn pot_limit_short_stacks_go_all_in_below_the_cap() {
+    // Seat 3 holds 15: it may only go all-in to 15.
+    let h = HandState::new(pot_limit(&[1000, 1000, 1000, 15], 0), &deck("")).unwrap();
+    assert_eq!(h.legal().unwrap().raise, Some((15, 15)));
+    // Seat 3 holds 30: 20 to 30, all-in under the pot.
+    let h = HandState::new(pot_limit(&[1000, 1000, 1000, 30], 0), &deck("")).unwrap();
+    assert_eq!(
+        h.legal().unwrap().raise,
+        Some((20, 30)),
+        "all-in under the pot"
+    );
+    let mut h = HandState::new(pot_limit(&[1000, 1000, 1000, 35], 0), &deck("")).unwrap();
+    h.apply(Action::RaiseTo(20)).unwrap();
+    // The button: 20 to call, 35 in: 20 + 55 = 75.
+    assert_eq!(h.legal().unwrap().raise, Some((30, 75)));
+    for _ in 0..3 {
+        h.apply(Action::Call).unwrap();
+    }
+    // Flop, 80 in: seat 1 bets 10, seat 2 calls, seat 3 raises all-in to
+    // 15, less than a full raise.
+    assert_eq!(h.street(), Street::Flop);
+    assert_eq!(h.to_act(), Some(1));
+    h.apply(Action::RaiseTo(10)).unwrap();
+    h.apply(Action::Call).unwrap();
+    assert_eq!(h.legal().unwrap().raise, Some((15, 15)), "all-in for 15");
+    h.apply(Action::RaiseTo(15)).unwrap();
+    // The button has not acted: facing 15 with 115 in, 15 + 130 = 145.
+    assert_eq!(h.legal().unwrap().raise, Some((25, 145)));
+    h.apply(Action::Call).unwrap();
+    // Seats 1 and 2 face only the short all-in: call or fold.
+    assert_eq!(h.to_act(), Some(1));
+    assert_eq!(h.legal().unwrap().raise, None);
+    h.apply(Action::Call).unwrap();
+    h.apply(Action::Call).unwrap();
+    assert_eq!(h.street(), Street::Turn);
+    let total: u64 = h.seats().iter().map(|s| s.contributed).sum();
+    assert_eq!(total, 140);
 }

@@ -299,7 +299,7 @@ mod tests {
     fn the_view_shows_the_hand_so_far() {
         use crate::holdem::table::pots::OddChips;
         use crate::holdem::table::Config;
-        use crate::holdem::table::ShortBigBlind;
+        use crate::holdem::table::{Betting, ShortBigBlind};
         let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
         let config = Config {
             stacks: vec![200, 200, 200],
@@ -310,6 +310,7 @@ mod tests {
             ante_trimming: true,
             odd_chips: OddChips::LeftOfButton,
             short_big_blind: ShortBigBlind::FullBlind,
+            betting: Betting::NoLimit,
         };
         let mut hand = HandState::new(config, &deck).unwrap();
         // Seat 1 (button) raises to 6, seat 2 (small blind) folds, seat 3 calls.

@@ -41,7 +41,7 @@ use self::export::cards_text;
 use self::fields::{Fields, Val};
 use super::table::pots::OddChips;
 use super::table::{
-    Action, Config, Extras, ForcedBets, HandState, ShortBigBlind, TableError, MAX_CHIPS,
+    Action, Betting, Config, Extras, ForcedBets, HandState, ShortBigBlind, TableError, MAX_CHIPS,
 };
 use crate::cards::CardSet;
 
@@ -526,6 +526,7 @@ fn replay_capped(
         ante: antes[0],
         odd_chips,
         short_big_blind,
+        betting: Betting::NoLimit,
     };
     let forced = (!standard).then(|| {
         config.small_blind = 0;

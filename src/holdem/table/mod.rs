@@ -13,7 +13,8 @@ mod view;
 use settle::PayoutCache;
 pub use settle::{Layer, Payout, Settled};
 pub use types::{
-    Action, Config, Extras, ForcedBets, Legal, Seat, ShortBigBlind, Street, TableError, MAX_CHIPS,
+    Action, Betting, Config, Extras, ForcedBets, Legal, Seat, ShortBigBlind, Street, TableError,
+    MAX_CHIPS,
 };
 pub use view::View;
 
@@ -452,9 +453,13 @@ impl HandState {
         // Reopened: never acted this street, or the bet has risen by a full
         // raise since it last acted (several short all-ins add up).
         let reopened = !s.acted || self.current_bet >= s.faced + self.min_raise;
-        let max_to = s.street_bet + s.stack;
+        let all_in_to = s.street_bet + s.stack;
         let raise = if others_can_act && reopened && s.stack > to_call {
-            let min_to = (self.current_bet + self.min_raise).min(max_to);
+            let min_to = (self.current_bet + self.min_raise).min(all_in_to);
+            let max_to = match self.config.betting {
+                Betting::NoLimit => all_in_to,
+                Betting::PotLimit => self.pot_raise_to(to_call).clamp(min_to, all_in_to),
+            };
             Some((min_to, max_to))
         } else {
             None
@@ -466,6 +471,15 @@ impl HandState {
             call: (to_call > 0).then(|| to_call.min(s.stack)),
             raise,
         })
+    }
+
+    /// The pot-size raise of a seat facing `to_call`: the bet to match plus
+    /// the pot after the call (every chip put in this hand, the street's
+    /// bets included, and the call), before the caps of the minimum raise
+    /// and the stack.
+    fn pot_raise_to(&self, to_call: u64) -> u64 {
+        let pot: u64 = self.seats.iter().map(|s| s.contributed).sum();
+        self.current_bet + pot + to_call
     }
 
     /// Applies the action of the seat to act. An illegal action is an error

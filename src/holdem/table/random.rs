@@ -7,13 +7,14 @@ use rand::seq::SliceRandom;
 use rand::RngExt;
 
 use super::pots::OddChips;
-use super::{Action, Config, HandState, ShortBigBlind};
+use super::{Action, Betting, Config, HandState, ShortBigBlind};
 use crate::cards::Card;
 use crate::rng::GameRng;
 
 /// A random table for property tests: 2 to 10 seats, stacks of 1 to
 /// `max_stack` chips, a big blind of 1 to 20, a small blind of 0 to the big
-/// blind, an ante of 0 to 3, and each switch either way.
+/// blind, an ante of 0 to 3, and each switch (the betting structure too)
+/// either way.
 pub fn random_config(rng: &mut GameRng, max_stack: u64) -> Config {
     let n = rng.random_range(2..=10usize);
     let bb = rng.random_range(1..=20u64);
@@ -33,6 +34,11 @@ pub fn random_config(rng: &mut GameRng, max_stack: u64) -> Config {
             ShortBigBlind::FullBlind
         } else {
             ShortBigBlind::Posted
+        },
+        betting: if rng.random_bool(0.5) {
+            Betting::NoLimit
+        } else {
+            Betting::PotLimit
         },
     }
 }
@@ -63,6 +69,7 @@ pub fn play_random_hand(rng: &mut GameRng, pokerkit: bool) -> (HandState, Vec<Ca
         } else {
             ShortBigBlind::FullBlind
         },
+        betting: Betting::NoLimit,
     };
     play_random_actions(config, rng)
 }

@@ -35,6 +35,35 @@ impl ShortBigBlind {
     }
 }
 
+/// How large a bet or raise may be.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Betting {
+    /// Up to the whole stack (the rules' default).
+    #[default]
+    NoLimit,
+    /// Up to the pot: a raise to at most the bet to match plus the pot as
+    /// it would be after calling (every chip put in this hand, the street's
+    /// bets included, plus the call). PokerKit's pot-limit rule.
+    PotLimit,
+}
+
+impl Betting {
+    /// The name in summaries and on the command line (`no_limit`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Betting::NoLimit => "no_limit",
+            Betting::PotLimit => "pot_limit",
+        }
+    }
+
+    /// The structure named by [`Betting::key`].
+    pub fn from_key(key: &str) -> Option<Betting> {
+        [Betting::NoLimit, Betting::PotLimit]
+            .into_iter()
+            .find(|b| b.key() == key)
+    }
+}
+
 /// The table and the hand's stakes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -53,6 +82,8 @@ pub struct Config {
     pub ante_trimming: bool,
     pub odd_chips: OddChips,
     pub short_big_blind: ShortBigBlind,
+    /// No-limit or pot-limit.
+    pub betting: Betting,
 }
 
 /// Forced bets as hand histories record them, beyond one ante for all and
