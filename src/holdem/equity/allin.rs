@@ -57,9 +57,66 @@ pub fn all_in_equity(
     trials: u32,
     rng: &mut GameRng,
 ) -> AllInEquity {
+    let (acc, exact) = accumulate(holes, live, CardSet::EMPTY, board, pots, trials, rng);
+    acc.finish(board.len(), exact)
+}
+
+/// Each pot's expected division among the seats: `share[k][s]` is the
+/// fraction of pot `k` that seat `s` expects (0 for seats not eligible).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PotShares {
+    pub share: [[f64; MAX_SEATS]; MAX_SEATS],
+    /// Whether every completion was counted, else Monte Carlo.
+    pub exact: bool,
+    /// Boards counted or sampled.
+    pub boards: u64,
+}
+
+/// [`all_in_equity`] for an observer who also knows the `dead` cards
+/// (folded hands): the rest of the board comes from the cards that are
+/// neither live hands, dead nor on the board, which is how the deck deals
+/// it. Gives each pot's division rather than the sums. At most
+/// [`MAX_SEATS`] pots.
+pub fn pot_shares(
+    holes: &[[Card; 2]],
+    live: &[bool],
+    dead: CardSet,
+    board: &[Card],
+    pots: &[Pot],
+    trials: u32,
+    rng: &mut GameRng,
+) -> PotShares {
+    debug_assert!(pots.len() <= MAX_SEATS);
+    let (acc, exact) = accumulate(holes, live, dead, board, pots, trials, rng);
+    let total = (SHARE_UNIT * acc.boards.max(1)) as f64;
+    let mut share = [[0.0; MAX_SEATS]; MAX_SEATS];
+    for (k, row) in share.iter_mut().enumerate().take(acc.pot_count) {
+        for (s, v) in row.iter_mut().enumerate().take(acc.n) {
+            *v = acc.units[k][s] as f64 / total;
+        }
+    }
+    PotShares {
+        share,
+        exact,
+        boards: acc.boards,
+    }
+}
+
+/// Sums the pots' shares over the board's completions (see
+/// [`all_in_equity`]), and whether they were all counted.
+fn accumulate(
+    holes: &[[Card; 2]],
+    live: &[bool],
+    dead: CardSet,
+    board: &[Card],
+    pots: &[Pot],
+    trials: u32,
+    rng: &mut GameRng,
+) -> (Accumulator, bool) {
     let n = holes.len();
-    debug_assert!(n <= MAX_SEATS && board.len() < 5);
+    debug_assert!(n <= MAX_SEATS && matches!(board.len(), 0 | 3 | 4 | 5));
     let mut known: CardSet = board.iter().copied().collect();
+    known = known.union(dead);
     let mut hands = [Hand::EMPTY; MAX_SEATS];
     let base = Hand::from_cards(board);
     for s in 0..n {
@@ -70,15 +127,21 @@ pub fn all_in_equity(
         }
     }
     let mut acc = Accumulator::new(n, live, pots);
-    if board.is_empty() && acc.live == 2 {
+    // The table counts the boards of all 48 other cards: only without dead
+    // cards.
+    if board.is_empty() && acc.live == 2 && dead.is_empty() {
         let (a, b) = (acc.seats[0], acc.seats[1]);
         if let Some(o) = preflop::lookup(holes[a], holes[b]) {
             acc.add_heads_up(a, b, &o);
-            return acc.finish(0, true);
+            return (acc, true);
         }
     }
-    let rest: Vec<Card> = CardSet::FULL52.difference(known).iter().collect();
     let missing = 5 - board.len();
+    if missing == 0 {
+        acc.add_board(&hands, Hand::EMPTY);
+        return (acc, true);
+    }
+    let rest: Vec<Card> = CardSet::FULL52.difference(known).iter().collect();
     let completions = match missing {
         1 => rest.len() as u64,
         2 => (rest.len() * (rest.len() - 1) / 2) as u64,
@@ -108,7 +171,7 @@ pub fn all_in_equity(
             acc.add_board(&hands, runout);
         }
     }
-    acc.finish(board.len(), exact)
+    (acc, exact)
 }
 
 /// A tie among k winners (k <= 10) gets `SHARE_UNIT / k` units each: exact
