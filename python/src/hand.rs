@@ -9,6 +9,7 @@ use cardsim::cards::{format_cards, parse_cards, Card};
 use cardsim::holdem::phh;
 use cardsim::holdem::table::pots::{build_pots, OddChips};
 use cardsim::holdem::table::{Action, Betting, Config, HandState, ShortBigBlind, Street};
+use cardsim::holdem::variant::Game;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -91,6 +92,7 @@ impl PyHand {
             odd_chips,
             short_big_blind,
             betting: Betting::NoLimit,
+            game: Game::Holdem,
         };
         let state =
             HandState::new(config, &cards).map_err(|e| PyValueError::new_err(e.to_string()))?;

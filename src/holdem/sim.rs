@@ -154,6 +154,7 @@ impl HoldemGame {
             odd_chips: self.odd_chips,
             short_big_blind: self.short_big_blind,
             betting: Betting::NoLimit,
+            game: super::variant::Game::Holdem,
         }
     }
 
@@ -551,7 +552,7 @@ impl Game for HoldemGame {
             .filter(|_| self.allin_trials > 0)
             .map(|b| {
                 let seats = hand.seats();
-                let holes: Vec<[Card; 2]> = seats.iter().map(|s| s.hole).collect();
+                let holes: Vec<[Card; 2]> = seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
                 let live: Vec<bool> = seats.iter().map(|s| !s.folded).collect();
                 let contributed: Vec<u64> = seats.iter().map(|s| s.contributed).collect();
                 let pots = build_pots(&contributed, &live);

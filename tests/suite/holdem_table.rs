@@ -9,6 +9,7 @@ use cardsim::holdem::table::random::random_config;
 use cardsim::holdem::table::{
     Action, Betting, Config, HandState, ShortBigBlind, Street, TableError,
 };
+use cardsim::holdem::variant::Game;
 use cardsim::rng::game_rng;
 use rand::seq::SliceRandom;
 use rand::RngExt;
@@ -24,6 +25,7 @@ fn config(stacks: &[u64], button: usize) -> Config {
         odd_chips: OddChips::LeftOfButton,
         short_big_blind: ShortBigBlind::FullBlind,
         betting: Betting::NoLimit,
+        game: Game::Holdem,
     }
 }
 
@@ -509,4 +511,196 @@ fn pot_limit_short_stacks_go_all_in_below_the_cap() {
     assert_eq!(h.street(), Street::Turn);
     let total: u64 = h.seats().iter().map(|s| s.contributed).sum();
     assert_eq!(total, 140);
+}
+
+/// A fixed deck of `game`: the listed cards first, then the rest of the
+/// game's deck in index order.
+fn game_deck(first: &str, game: Game) -> Vec<Card> {
+    let mut d = parse_cards(first).unwrap();
+    d.extend(
+        game.deck()
+            .iter()
+            .filter(|c| !d.contains(c))
+            .collect::<Vec<_>>(),
+    );
+    d
+}
+
+fn game_config(stacks: &[u64], button: usize, game: Game, betting: Betting) -> Config {
+    Config {
+        game,
+        betting,
+        ..config(stacks, button)
+    }
+}
+
+/// Checks (or calls) to the end of the hand.
+fn check_down(h: &mut HandState) {
+    while let Some(legal) = h.legal() {
+        let a = if legal.can_check {
+            Action::Check
+        } else {
+            Action::Call
+        };
+        h.apply(a).unwrap();
+    }
+}
+
+/// An Omaha seat is dealt four cards, one per round from left of the
+/// button, and its hand is two of them with three of the board: the ten
+/// of spades on a board of A-K-Q-J of spades makes no royal flush (that
+/// would take one hole card and four of the board), and a pair of twos
+/// with the board's two makes three of a kind, which wins.
+#[test]
+fn omaha_deals_four_cards_and_plays_exactly_two_of_them() {
+    // Heads-up, button 0: seat 1 is dealt first in each round.
+    let d = game_deck("9h Ts 9d 3c 2c 4c 2h 5c As Ks Qs Js 2d", Game::Plo4);
+    let mut h = HandState::new(
+        game_config(&[100, 100], 0, Game::Plo4, Betting::PotLimit),
+        &d,
+    )
+    .unwrap();
+    assert_eq!(
+        h.seats()[0].hole,
+        parse_cards("Ts 3c 4c 5c").unwrap().as_slice()
+    );
+    assert_eq!(
+        h.seats()[1].hole,
+        parse_cards("9h 9d 2c 2h").unwrap().as_slice()
+    );
+    check_down(&mut h);
+    assert_eq!(h.board(), parse_cards("As Ks Qs Js 2d").unwrap().as_slice());
+    let p = h.payout().unwrap();
+    let board = h.board().to_vec();
+    for s in 0..2 {
+        let hole = h.seats()[s].hole;
+        assert_eq!(
+            p.strengths[s],
+            Some(cardsim::holdem::omaha::evaluate(&hole, &board).unwrap())
+        );
+    }
+    assert!(p.strengths[1] > p.strengths[0]);
+    assert_eq!(stacks(&h), [90, 110]);
+}
+
+/// Short deck: 36 cards (a five is refused), and a flush beats a full
+/// house (hold'em ranks them the other way).
+#[test]
+fn short_deck_ranks_a_flush_over_a_full_house_and_deals_six_and_up() {
+    let d = game_deck("9c Ah 9d Kh Qh 7h 6h 9s 6c", Game::ShortDeck);
+    assert_eq!(d.len(), 36);
+    let c = game_config(&[100, 100], 0, Game::ShortDeck, Betting::NoLimit);
+    let mut h = HandState::new(c.clone(), &d).unwrap();
+    check_down(&mut h);
+    assert_eq!(stacks(&h), [110, 90], "the flush wins");
+    // The same cards in hold'em: the full house wins.
+    let mut holdem =
+        HandState::new(config(&[100, 100], 0), &deck("9c Ah 9d Kh Qh 7h 6h 9s 6c")).unwrap();
+    check_down(&mut holdem);
+    assert_eq!(stacks(&holdem), [90, 110]);
+    let five = parse_cards("5c").unwrap()[0];
+    let mut low = d.clone();
+    low[20] = five;
+    assert_eq!(
+        HandState::new(c, &low).unwrap_err(),
+        TableError::NotInDeck {
+            card: five,
+            game: Game::ShortDeck
+        }
+    );
+}
+
+/// A table deals at most as many seats as its deck can serve: PLO6 seven
+/// (7 x 6 + 5 = 47 of 52 cards), PLO5 nine.
+#[test]
+fn omaha_tables_refuse_more_seats_than_the_deck_serves() {
+    let d: Vec<Card> = (0..52).map(Card::from_index).collect();
+    let err =
+        HandState::new(game_config(&[100; 8], 0, Game::Plo6, Betting::PotLimit), &d).unwrap_err();
+    assert_eq!(
+        err,
+        TableError::TooManySeats {
+            game: Game::Plo6,
+            seats: 8,
+            most: 7,
+            holes: 6,
+            deck: 52
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "plo6 deals at most 7 seats (6 hole cards each and a board of 5 from 52 cards), got 8"
+    );
+    assert!(HandState::new(game_config(&[100; 7], 0, Game::Plo6, Betting::PotLimit), &d).is_ok());
+    assert!(HandState::new(game_config(&[100; 9], 0, Game::Plo5, Betting::PotLimit), &d).is_ok());
+    assert!(HandState::new(
+        game_config(&[100; 10], 0, Game::Plo5, Betting::PotLimit),
+        &d
+    )
+    .is_err());
+}
+
+/// Random Omaha and short-deck hands under both betting structures and
+/// random legal actions: chips are conserved, each showdown strength is
+/// the slow reference evaluator's, and every pot goes to the best hands
+/// among its contenders.
+#[test]
+fn random_omaha_and_short_deck_hands_pay_the_best_hand() {
+    for (k, game) in [Game::Plo4, Game::Plo5, Game::Plo6, Game::ShortDeck]
+        .into_iter()
+        .enumerate()
+    {
+        let most = (game.deck().len() as usize - 5) / game.hole_cards();
+        for g in 0..1500u64 {
+            let mut rng = game_rng(31 + k as u64, g);
+            let n = rng.random_range(2..=most.min(10));
+            let stacks: Vec<u64> = (0..n).map(|_| rng.random_range(1..=300)).collect();
+            let start: u64 = stacks.iter().sum();
+            let betting = if g % 2 == 0 {
+                Betting::PotLimit
+            } else {
+                Betting::NoLimit
+            };
+            let mut c = game_config(&stacks, rng.random_range(0..n), game, betting);
+            c.ante = rng.random_range(0..=2);
+            let mut d = game.deck().to_vec();
+            d.shuffle(&mut rng);
+            let mut h = HandState::new(c, &d).unwrap();
+            while let Some(legal) = h.legal() {
+                let mut options = vec![];
+                if legal.can_fold {
+                    options.push(Action::Fold);
+                }
+                if legal.can_check {
+                    options.push(Action::Check);
+                }
+                if legal.call.is_some() {
+                    options.extend([Action::Call, Action::Call]);
+                }
+                if let Some((lo, hi)) = legal.raise {
+                    options.push(Action::RaiseTo(rng.random_range(lo..=hi)));
+                }
+                h.apply(options[rng.random_range(0..options.len())])
+                    .unwrap();
+            }
+            let end: u64 = h.seats().iter().map(|s| s.stack).sum();
+            assert_eq!(end, start, "{game} hand {g}: chips");
+            let p = h.payout().unwrap();
+            for (s, seat) in h.seats().iter().enumerate() {
+                assert_eq!(seat.hole.len(), game.hole_cards());
+                let want = (p.showdown && !seat.folded)
+                    .then(|| game.reference_strength(&seat.hole, h.board()));
+                assert_eq!(p.strengths[s], want, "{game} hand {g} seat {s}");
+            }
+            for (pot, shares) in p.pots.iter().zip(&p.shares) {
+                let best = pot.eligible.iter().map(|&s| p.strengths[s]).max().unwrap();
+                for &(s, _) in shares {
+                    assert_eq!(
+                        p.strengths[s], best,
+                        "{game} hand {g}: a pot to a worse hand"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -23,6 +23,7 @@ use cardsim::holdem::sim::{play_hand, HoldemGame, StackSpec};
 use cardsim::holdem::table::pots::OddChips;
 use cardsim::holdem::table::random::{play_random_actions, play_random_hand};
 use cardsim::holdem::table::{Betting, Config, HandState, ShortBigBlind};
+use cardsim::holdem::variant::Game;
 use cardsim::rng::{game_rng, GameRng};
 
 use crate::common::cardsim;
@@ -122,6 +123,7 @@ fn short_ante_random_hand(rng: &mut GameRng, ante_trimming: bool) -> HandState {
         odd_chips: OddChips::FirstWinner,
         short_big_blind: ShortBigBlind::Posted,
         betting: Betting::NoLimit,
+        game: Game::Holdem,
     };
     play_random_actions(config, rng).0
 }

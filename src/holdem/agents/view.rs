@@ -300,6 +300,7 @@ mod tests {
         use crate::holdem::table::pots::OddChips;
         use crate::holdem::table::Config;
         use crate::holdem::table::{Betting, ShortBigBlind};
+        use crate::holdem::variant::Game;
         let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
         let config = Config {
             stacks: vec![200, 200, 200],
@@ -311,6 +312,7 @@ mod tests {
             odd_chips: OddChips::LeftOfButton,
             short_big_blind: ShortBigBlind::FullBlind,
             betting: Betting::NoLimit,
+            game: Game::Holdem,
         };
         let mut hand = HandState::new(config, &deck).unwrap();
         // Seat 1 (button) raises to 6, seat 2 (small blind) folds, seat 3 calls.

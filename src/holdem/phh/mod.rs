@@ -43,6 +43,7 @@ use super::table::pots::OddChips;
 use super::table::{
     Action, Betting, Config, Extras, ForcedBets, HandState, ShortBigBlind, TableError, MAX_CHIPS,
 };
+use super::variant::Game;
 use crate::cards::CardSet;
 
 /// Why a hand history cannot be read or replayed.
@@ -527,6 +528,7 @@ fn replay_capped(
         odd_chips,
         short_big_blind,
         betting: Betting::NoLimit,
+        game: Game::Holdem,
     };
     let forced = (!standard).then(|| {
         config.small_blind = 0;

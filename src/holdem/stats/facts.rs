@@ -182,8 +182,12 @@ pub const ALLIN_TRIALS: u32 = 100_000;
 /// before the river with two or more players left and every live
 /// player's cards are known. The sampled case draws from a generator
 /// seeded by the hand's cards and chips, so the answer is the hand's own,
-/// whatever order or thread it is read in.
+/// whatever order or thread it is read in. Hold'em only (`None` for the
+/// other games).
 pub fn allin_equity(h: &HandState) -> Option<AllInEquity> {
+    if h.config().game != crate::holdem::variant::Game::Holdem {
+        return None;
+    }
     let b = h.all_in_board()?;
     let seats = h.seats();
     let live: Vec<bool> = seats.iter().map(|s| !s.folded).collect();
@@ -191,7 +195,8 @@ pub fn allin_equity(h: &HandState) -> Option<AllInEquity> {
     if (0..seats.len()).any(|s| live[s] && hidden & (1 << s) != 0) {
         return None;
     }
-    let holes: Vec<_> = seats.iter().map(|s| s.hole).collect();
+    let holes: Vec<[crate::cards::Card; 2]> =
+        seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
     let contributed: Vec<u64> = seats.iter().map(|s| s.contributed).collect();
     let pots = build_pots(&contributed, &live);
     let board = &h.board()[..b];

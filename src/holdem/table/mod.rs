@@ -1,5 +1,6 @@
-//! The no-limit hold'em table engine (RULES.md §1): one hand as a state
-//! machine. It posts antes and blinds, deals from a given deck, exposes the
+//! The hold'em table engine (RULES.md §1): one hand as a state machine,
+//! no-limit or pot-limit ([`Betting`]), of hold'em, Omaha or short deck
+//! ([`Config::game`]). It posts antes and blinds, deals from a given deck, exposes the
 //! legal actions before every decision, applies actions (an illegal one is a
 //! typed error and changes nothing), runs the board out when betting is
 //! over, and pays the pots. No I/O.
@@ -13,12 +14,13 @@ mod view;
 use settle::PayoutCache;
 pub use settle::{Layer, Payout, Settled};
 pub use types::{
-    Action, Betting, Config, Extras, ForcedBets, Legal, Seat, ShortBigBlind, Street, TableError,
-    MAX_CHIPS,
+    Action, Betting, Config, Extras, ForcedBets, HoleCards, Legal, Seat, ShortBigBlind, Street,
+    TableError, MAX_CHIPS, MAX_HOLE,
 };
 pub use view::View;
 
 use crate::cards::Card;
+use crate::holdem::variant::Game;
 
 /// Every seat once, clockwise from `start` (which may be `n`, meaning 0):
 /// `start..n` then `0..start`, without a division per step (this walk runs
@@ -91,8 +93,9 @@ pub struct HandState {
 
 impl HandState {
     /// Starts a hand: checks the configuration, posts antes and blinds, deals
-    /// two cards to each seat from the front of `deck` (seat by seat, left of
-    /// the button first, one card per round) and the board after them.
+    /// the game's hole cards to each seat from the front of `deck` (seat by
+    /// seat, left of the button first, one card per round) and the board
+    /// after them. The deck's cards must be distinct and of the game's deck.
     pub fn new(config: Config, deck: &[Card]) -> Result<HandState, TableError> {
         HandState::new_reusing(config, deck, Buffers::default())
     }
@@ -165,10 +168,32 @@ impl HandState {
         if config.button >= n {
             return Err(TableError::Button(n - 1));
         }
-        let need = 2 * n + 5;
-        let distinct = deck.iter().fold(0u64, |m, c| m | c.bit()).count_ones() as usize;
-        let standard = deck.iter().all(|c| !c.is_joker());
-        if deck.len() < need || distinct < deck.len() || !standard {
+        let game = config.game;
+        let holes = game.hole_cards();
+        let need = holes * n + 5;
+        let cards = game.deck();
+        if need > cards.len() as usize {
+            return Err(TableError::TooManySeats {
+                game,
+                seats: n,
+                most: (cards.len() as usize - 5) / holes,
+                holes,
+                deck: cards.len() as usize,
+            });
+        }
+        let dealt = deck.iter().fold(0u64, |m, c| m | c.bit());
+        if dealt & !cards.0 != 0 {
+            let card = crate::cards::CardSet(dealt & !cards.0)
+                .iter()
+                .next()
+                .filter(|_| game != Game::Holdem);
+            return match card {
+                Some(card) => Err(TableError::NotInDeck { card, game }),
+                None => Err(TableError::Deck(need)),
+            };
+        }
+        let distinct = dealt.count_ones() as usize;
+        if deck.len() < need || distinct < deck.len() {
             return Err(TableError::Deck(need));
         }
         let Buffers {
@@ -184,24 +209,19 @@ impl HandState {
             contributed: 0,
             ante: 0,
             folded: false,
-            hole: [deck[0]; 2],
+            hole: HoleCards::filled(deck[0], holes),
             acted: false,
             faced: 0,
         }));
-        for round in 0..2 {
+        for round in 0..holes {
             for (k, s) in clockwise(config.button + 1, n).enumerate() {
-                seats[s].hole[round] = deck[round * n + k];
+                seats[s].hole.set(round, deck[round * n + k]);
             }
         }
+        let b = holes * n;
         let mut hand = HandState {
             seats,
-            board_cards: [
-                deck[2 * n],
-                deck[2 * n + 1],
-                deck[2 * n + 2],
-                deck[2 * n + 3],
-                deck[2 * n + 4],
-            ],
+            board_cards: [deck[b], deck[b + 1], deck[b + 2], deck[b + 3], deck[b + 4]],
             board_len: 0,
             street: Street::Preflop,
             to_act: None,

@@ -9,6 +9,7 @@ use rand::RngExt;
 use super::pots::OddChips;
 use super::{Action, Betting, Config, HandState, ShortBigBlind};
 use crate::cards::Card;
+use crate::holdem::variant::Game;
 use crate::rng::GameRng;
 
 /// A random table for property tests: 2 to 10 seats, stacks of 1 to
@@ -40,6 +41,7 @@ pub fn random_config(rng: &mut GameRng, max_stack: u64) -> Config {
         } else {
             Betting::PotLimit
         },
+        game: Game::Holdem,
     }
 }
 
@@ -70,6 +72,7 @@ pub fn play_random_hand(rng: &mut GameRng, pokerkit: bool) -> (HandState, Vec<Ca
             ShortBigBlind::FullBlind
         },
         betting: Betting::NoLimit,
+        game: Game::Holdem,
     };
     play_random_actions(config, rng)
 }

@@ -7,8 +7,10 @@
 #[cfg(test)]
 use super::pots::build_pots;
 use super::pots::{self, split, OddChips, Pot};
-use super::{clockwise, HandState, Street};
+use super::{clockwise, HandState, Seat, Street};
 use crate::holdem::eval::{Hand as EvalHand, Strength};
+use crate::holdem::variant::Game;
+use crate::holdem::{omaha, shortdeck};
 
 /// The result of a finished hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -210,6 +212,40 @@ impl HandState {
         }
     }
 
+    /// The strength of each live seat whose cards are known, by the
+    /// game's ranking (the board complete).
+    fn showdown_strengths(&self, strengths: &mut [Option<Strength>; 10]) {
+        let hidden = self.hidden();
+        let shown = |i: usize, s: &Seat| !s.folded && hidden & (1 << i) == 0;
+        match self.config.game {
+            Game::Holdem => {
+                let board = EvalHand::from_cards(self.board());
+                for (i, (st, s)) in strengths.iter_mut().zip(&self.seats).enumerate() {
+                    if shown(i, s) {
+                        *st = Some(board.combine(EvalHand::from_cards(&s.hole)).strength());
+                    }
+                }
+            }
+            Game::ShortDeck => {
+                let board = EvalHand::from_cards(self.board());
+                for (i, (st, s)) in strengths.iter_mut().zip(&self.seats).enumerate() {
+                    if shown(i, s) {
+                        let hand = board.combine(EvalHand::from_cards(&s.hole));
+                        *st = Some(shortdeck::strength(hand));
+                    }
+                }
+            }
+            Game::Plo4 | Game::Plo5 | Game::Plo6 => {
+                let board = omaha::Board::new(self.board());
+                for (i, (st, s)) in strengths.iter_mut().zip(&self.seats).enumerate() {
+                    if shown(i, s) {
+                        *st = Some(board.strength(&omaha::Hole::new(&s.hole)));
+                    }
+                }
+            }
+        }
+    }
+
     /// Runs the board out if needed, builds the pots and pays them. The
     /// pots are kept as bit masks of seats in fixed arrays ([`Settled`]):
     /// no allocation; [`HandState::payout`] spells them out on demand.
@@ -230,13 +266,7 @@ impl HandState {
         }
         let mut strengths = [None; 10];
         if showdown {
-            let board = EvalHand::from_cards(self.board());
-            let hidden = self.hidden();
-            for (i, (st, s)) in strengths.iter_mut().zip(&self.seats).enumerate() {
-                if !s.folded && hidden & (1 << i) == 0 {
-                    *st = Some(board.combine(EvalHand::from_cards(&s.hole)).strength());
-                }
-            }
+            self.showdown_strengths(&mut strengths);
         }
         let mut settled = Settled {
             pots: [Layer::default(); MAX_POTS],
@@ -307,14 +337,11 @@ impl HandState {
         let live: Vec<bool> = self.seats.iter().map(|s| !s.folded).collect();
         let contributed: Vec<u64> = self.seats.iter().map(|s| s.contributed).collect();
         let showdown = live.iter().filter(|&&l| l).count() > 1;
-        let board = EvalHand::from_cards(self.board());
+        let game = self.config.game;
         let strengths: Vec<Option<Strength>> = self
             .seats
             .iter()
-            .map(|s| {
-                (showdown && !s.folded)
-                    .then(|| board.combine(EvalHand::from_cards(&s.hole)).strength())
-            })
+            .map(|s| (showdown && !s.folded).then(|| game.strength(&s.hole, self.board())))
             .collect();
         let mut pots = if self.config.ante_trimming {
             build_pots(&contributed, &live)

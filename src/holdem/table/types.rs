@@ -6,6 +6,59 @@ use thiserror::Error;
 
 use super::pots::OddChips;
 use crate::cards::Card;
+use crate::holdem::variant::Game;
+
+/// The most hole cards a seat holds (PLO6).
+pub const MAX_HOLE: usize = 6;
+
+/// A seat's hole cards: two in hold'em and short deck, 4 to 6 in Omaha.
+/// Reads as a slice of cards (`&hole[..]`, `hole[0]`, `hole.len()`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct HoleCards {
+    cards: [Card; MAX_HOLE],
+    len: u8,
+}
+
+impl HoleCards {
+    /// `cards` (at most [`MAX_HOLE`]).
+    pub fn new(cards: &[Card]) -> HoleCards {
+        let mut h = HoleCards::filled(cards.first().copied().unwrap_or(Card::from_index(0)), 0);
+        h.cards[..cards.len()].copy_from_slice(cards);
+        h.len = cards.len() as u8;
+        h
+    }
+
+    /// `len` copies of `card`, to be dealt over.
+    pub(super) fn filled(card: Card, len: usize) -> HoleCards {
+        HoleCards {
+            cards: [card; MAX_HOLE],
+            len: len as u8,
+        }
+    }
+
+    pub(super) fn set(&mut self, k: usize, card: Card) {
+        self.cards[k] = card;
+    }
+}
+
+impl std::ops::Deref for HoleCards {
+    type Target = [Card];
+    fn deref(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
+}
+
+impl std::fmt::Debug for HoleCards {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl PartialEq<&[Card]> for HoleCards {
+    fn eq(&self, other: &&[Card]) -> bool {
+        **self == **other
+    }
+}
 
 /// What the others must match when the big blind is all-in for less than a
 /// full big blind.
@@ -84,6 +137,10 @@ pub struct Config {
     pub short_big_blind: ShortBigBlind,
     /// No-limit or pot-limit.
     pub betting: Betting,
+    /// The game dealt and ranked at showdown: hold'em (two hole cards),
+    /// Omaha (4 to 6, exactly two of them with three of the board) or
+    /// short deck (36 cards, its own ranking).
+    pub game: Game,
 }
 
 /// Forced bets as hand histories record them, beyond one ante for all and
@@ -131,6 +188,16 @@ pub enum TableError {
     Button(usize),
     #[error("the deck must hold at least {0} distinct cards")]
     Deck(usize),
+    #[error("card {card} is not in the {game} deck")]
+    NotInDeck { card: Card, game: Game },
+    #[error("{game} deals at most {most} seats ({holes} hole cards each and a board of 5 from {deck} cards), got {seats}")]
+    TooManySeats {
+        game: Game,
+        seats: usize,
+        most: usize,
+        holes: usize,
+        deck: usize,
+    },
     #[error("the hand is over")]
     HandOver,
     #[error("seat {seat} cannot check: {to_call} to call")]
@@ -194,7 +261,7 @@ pub struct Seat {
     /// The ante it posted (part of `contributed`).
     pub ante: u64,
     pub folded: bool,
-    pub hole: [Card; 2],
+    pub hole: HoleCards,
     /// Whether the seat has acted on this street.
     pub(super) acted: bool,
     /// The bet it faced when it last acted (for the reopening rule).

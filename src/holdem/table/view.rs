@@ -22,9 +22,22 @@ impl<'a> View<'a> {
         self.seat
     }
 
-    /// This seat's own hole cards.
+    /// This seat's first two hole cards: all of them in hold'em and short
+    /// deck, the games the hold'em agents play ([`View::hole_cards`] has
+    /// every one).
     pub fn hole(&self) -> [Card; 2] {
-        self.hand.seats[self.seat].hole
+        let hole = &self.hand.seats[self.seat].hole;
+        [hole[0], hole[1]]
+    }
+
+    /// This seat's own hole cards (2, or 4 to 6 in Omaha).
+    pub fn hole_cards(&self) -> &'a [Card] {
+        &self.hand.seats[self.seat].hole
+    }
+
+    /// The game dealt.
+    pub fn game(&self) -> crate::holdem::variant::Game {
+        self.hand.config.game
     }
 
     pub fn board(&self) -> &'a [Card] {
