@@ -10,6 +10,7 @@
 //! runner game.
 
 pub mod agents;
+pub mod baseline;
 pub mod chance;
 pub mod equity;
 pub mod eval;

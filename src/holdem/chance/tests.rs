@@ -6,7 +6,7 @@ use crate::holdem::agents::{Agent, AgentKind};
 use crate::holdem::equity::allin::pot_shares;
 use crate::holdem::eval::evaluate;
 use crate::holdem::table::pots::OddChips;
-use crate::holdem::table::{Action, ShortBigBlind};
+use crate::holdem::table::{Action, Betting, ShortBigBlind};
 use crate::rng::game_rng;
 
 fn config(stacks: &[u64], button: usize) -> Config {
@@ -19,6 +19,7 @@ fn config(stacks: &[u64], button: usize) -> Config {
         ante_trimming: true,
         odd_chips: OddChips::LeftOfButton,
         short_big_blind: ShortBigBlind::FullBlind,
+        betting: Betting::NoLimit,
     }
 }
 
