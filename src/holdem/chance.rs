@@ -122,7 +122,7 @@ pub fn chance_correction(
 ) -> Result<ChanceCorrection, TableError> {
     let deals = deals(hand)?;
     let seats = hand.seats();
-    let holes: Vec<[Card; 2]> = seats.iter().map(|s| s.hole).collect();
+    let holes: Vec<[Card; 2]> = seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
     let board = hand.board();
     let mut by_deal = [[0.0; MAX_SEATS]; 4];
     let mut exact = true;

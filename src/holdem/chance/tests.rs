@@ -20,6 +20,7 @@ fn config(stacks: &[u64], button: usize) -> Config {
         odd_chips: OddChips::LeftOfButton,
         short_big_blind: ShortBigBlind::FullBlind,
         betting: Betting::NoLimit,
+        game: crate::holdem::variant::Game::Holdem,
     }
 }
 
