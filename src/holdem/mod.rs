@@ -10,8 +10,7 @@
 //! runner game.
 
 pub mod agents;
-pub mod baseline;
-pub mod chance;
+pub mod correction;
 pub mod equity;
 pub mod eval;
 pub mod omaha;

@@ -36,11 +36,21 @@
 //! replays the hand's actions through the table engine to find what each
 //! seat had put in when each card came.
 
-use super::equity::allin::{pot_shares, MAX_SEATS};
-use super::table::pots::{build_pots, Pot};
-use super::table::{Config, HandState, TableError};
 use crate::cards::{Card, CardSet};
+use crate::holdem::equity::allin::{pot_shares, MAX_SEATS};
+use crate::holdem::table::pots::{build_pots, Pot};
+use crate::holdem::table::{Config, HandState, TableError};
+use crate::holdem::variant::Game;
 use crate::rng::GameRng;
+
+/// A hand the corrections cannot value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CorrectionError {
+    #[error("the corrections value Texas hold'em hands only, not {}", .0.name())]
+    NotHoldem(Game),
+    #[error("the hand does not replay: {0}")]
+    Replay(#[from] TableError),
+}
 
 /// Per seat, the chips of luck in a hand (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -67,7 +77,10 @@ pub struct Deal {
 
 /// The deals of a finished simulated hand, in order: the hole cards, then
 /// each of flop, turn and river that was dealt.
-pub fn deals(hand: &HandState) -> Result<Vec<Deal>, TableError> {
+pub fn deals(hand: &HandState) -> Result<Vec<Deal>, CorrectionError> {
+    if hand.config().game != Game::Holdem {
+        return Err(CorrectionError::NotHoldem(hand.config().game));
+    }
     let n = hand.seats().len();
     let mut replay = HandState::new(hand.config().clone(), &deck_of(hand))?;
     let dealt_after = hand.dealt_after();
@@ -119,7 +132,7 @@ pub fn chance_correction(
     hand: &HandState,
     trials: u32,
     rng: &mut GameRng,
-) -> Result<ChanceCorrection, TableError> {
+) -> Result<ChanceCorrection, CorrectionError> {
     let deals = deals(hand)?;
     let seats = hand.seats();
     let holes: Vec<[Card; 2]> = seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
@@ -211,4 +224,5 @@ fn add_values(
 }
 
 #[cfg(test)]
+#[path = "chance_tests.rs"]
 mod tests;

@@ -1,0 +1,12 @@
+//! Corrections that take luck out of a seat's result without changing its
+//! mean: the variance-reduced estimators of docs/duplicate.md.
+//!
+//! - [`chance`]: the luck of the cards, deal by deal (AIVAT's chance
+//!   correction with a check-down value);
+//! - [`baseline`]: learned weights for the chance correction's parts and
+//!   the starting hands (MIVAT's learned value analysis).
+
+pub mod baseline;
+pub mod chance;
+
+pub use chance::{chance_correction, ChanceCorrection, CorrectionError};
