@@ -32,6 +32,7 @@ fn game(agent: AgentKind) -> HoldemGame {
         allin_trials: 0,
         phh_every: None,
         player_stats: false,
+        duplicate: Default::default(),
     }
 }
 
@@ -42,7 +43,7 @@ fn play(game: &HoldemGame, range: std::ops::Range<u64>) -> u64 {
     range
         .map(|i| {
             let r = game.play(i, &mut game_rng(1, i), &mut scratch);
-            r.hand.seats()[0].stack
+            r.hand().seats()[0].stack
         })
         .sum()
 }

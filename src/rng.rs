@@ -14,6 +14,16 @@
 //! (rand_xoshiro 0.8). `mix64` is a bijection, so within one run no two games
 //! start from the same state. A game's randomness depends on nothing but
 //! `(seed, index)`: not on threads, chunks, shards or the machine.
+//!
+//! A game that wants independent streams for different uses (hold'em: the
+//! cards, each seat's choices, all-in equity) takes one number `k` from its
+//! generator and derives each stream from it and a salt of its own:
+//!
+//! ```text
+//! substream(k, salt) = Xoshiro256PlusPlus::seed_from_u64(mix64(k ^ salt))
+//! ```
+//! The salts are part of the game's output contract (hold'em's:
+//! `src/holdem/sim.rs`, docs/holdem.md).
 
 use rand::SeedableRng;
 pub use rand_xoshiro::Xoshiro256PlusPlus;
@@ -32,6 +42,12 @@ pub const fn mix64(x: u64) -> u64 {
 /// The generator of game `index` in a run seeded with `seed`.
 pub fn game_rng(seed: u64, index: u64) -> GameRng {
     GameRng::seed_from_u64(mix64(seed ^ mix64(index)))
+}
+
+/// A stream of its own for one use within a game: derived from the
+/// game's key `k` (a number drawn from its generator) and the use's salt.
+pub fn substream(k: u64, salt: u64) -> GameRng {
+    GameRng::seed_from_u64(mix64(k ^ salt))
 }
 
 #[cfg(test)]

@@ -177,15 +177,16 @@ def _remove_own(directory: str, pid: int) -> None:
 # CLI's CSV, so a new non-integer column fails there until it is named here.
 _STRING_COLUMNS: Dict[str, set] = {
     "fishing": {"outcome"},
-    "holdem": {"street", "winning_category", "allin_street"},
+    "holdem": {"street", "winning_category", "allin_street", "board"},
     "tienlen": set(),
     "solve": {"hand_a", "hand_b", "winner", "winning_first_moves"},
 }
-_FLOAT_PREFIXES = {"holdem": ("equity_s", "ev_net_s")}
+_STRING_PREFIXES = {"holdem": ("hole_s",)}
+_FLOAT_PREFIXES = {"holdem": ("equity_s", "ev_net_s", "agent_")}
 
 
 def _column_kind(game: str, name: str) -> str:
-    if name in _STRING_COLUMNS[game]:
+    if name in _STRING_COLUMNS[game] or name.startswith(_STRING_PREFIXES.get(game, ())):
         return "string"
     if name.startswith(_FLOAT_PREFIXES.get(game, ())):
         return "float64"

@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::sim_args::SimArgs;
 use crate::holdem::agents::{spec, AgentSpec};
+use crate::holdem::duplicate::{Duplicate, MOST_PLAYERS_FOR_ALL};
 use crate::holdem::sim::{HoldemGame, StackSpec};
 use crate::holdem::table::pots::OddChips;
 use crate::holdem::table::ShortBigBlind;
@@ -18,7 +19,8 @@ use crate::sim;
   cardsim holdem --agents tag,station,random,pushfold,tag,station --stacks uniform:10bb-200bb
   cardsim holdem --players 3 --agents 'tag(open=0.18,cbet=0.65,bluff=0.1),station,pushfold'
   cardsim holdem --players 3 --agents \"exec:'python3 examples/agents/bot.py',tag,station\"
-  cardsim holdem -n 20000 --pots pots.csv --phh hands.phhs --phh-every 100")]
+  cardsim holdem -n 20000 --pots pots.csv --phh hands.phhs --phh-every 100
+  cardsim holdem --players 2 --agents tag,station --duplicate -n 50000")]
 pub struct HoldemArgs {
     /// Hands to play (`--hands` is the same flag).
     #[arg(
@@ -149,6 +151,15 @@ pub struct HoldemArgs {
     #[arg(long, default_value_t = 1000, value_name = "K", requires = "phh",
           value_parser = super::numbers::positive)]
     pub phh_every: u64,
+    /// Duplicate play: each deal (button, stacks, cards) is played once
+    /// per seating of the agents, the cards staying with the seats:
+    /// `--duplicate` plays the P rotations, `--duplicate all` every
+    /// permutation (at most 6 players). A game is then a deal group:
+    /// -n counts deal groups, one CSV row each, and every agent's
+    /// interval comes from the variance across groups (docs/duplicate.md).
+    /// Not with --pots, --phh or --player-stats.
+    #[arg(long, value_name = "all", num_args = 0..=1, default_missing_value = "rotations")]
+    pub duplicate: Option<String>,
     #[command(flatten)]
     pub sim: SimArgs,
 }
@@ -234,6 +245,29 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
         };
         (odd, short)
     };
+    let duplicate = match &args.duplicate {
+        None => Duplicate::Off,
+        Some(text) => Duplicate::parse(text)?,
+    };
+    if duplicate != Duplicate::Off {
+        let other = [
+            ("--pots", args.pots.is_some()),
+            ("--phh", args.phh.is_some()),
+            ("--player-stats", args.player_stats),
+        ];
+        if let Some((flag, _)) = other.iter().find(|(_, on)| *on) {
+            return Err(format!(
+                "--duplicate does not write {flag} yet: run the deals without it, or drop {flag}"
+            ));
+        }
+        if duplicate == Duplicate::All && players > MOST_PLAYERS_FOR_ALL {
+            return Err(format!(
+                "--duplicate all plays every seating ({players}! hands a deal): at most \
+                 {MOST_PLAYERS_FOR_ALL} players, got {players}; --duplicate plays the \
+                 {players} rotations"
+            ));
+        }
+    }
     let game = HoldemGame {
         agents,
         stacks,
@@ -245,6 +279,7 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
         allin_trials: args.allin_trials,
         phh_every: args.phh.as_ref().map(|_| args.phh_every),
         player_stats: args.player_stats,
+        duplicate,
     };
     game.validate().map_err(|e| e.to_string())?;
     Ok(game)

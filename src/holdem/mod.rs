@@ -11,6 +11,7 @@
 
 pub mod agents;
 pub mod correction;
+pub mod duplicate;
 pub mod equity;
 pub mod eval;
 pub mod omaha;

@@ -1,8 +1,29 @@
-//! The `holdem` simulation as a runner game: hand `i` draws its button and
-//! stacks from its own generator, shuffles, and lets the agents play it
-//! through the table engine. One CSV row per hand (pots, side pots, splits,
-//! all-in equity, each seat's result), optional long-format pot rows and
-//! hand histories.
+//! The `holdem` simulation as a runner game: hand `i` draws its button,
+//! stacks and cards from a stream of its own, and lets the agents play it
+//! through the table engine with their randomness from other streams. One
+//! CSV row per hand (pots, side pots, splits, all-in equity, the cards,
+//! each seat's result), optional long-format pot rows and hand histories.
+//! With `--duplicate`, game `i` is a deal group: deal `i` played once per
+//! seating of the agents ([`Duplicate`]), one CSV row per group.
+//!
+//! # Streams (output contract)
+//! Game `i`'s generator ([`crate::rng::game_rng`]) gives one number, the
+//! hand's key `k`; every draw of the game comes from a stream derived from
+//! it, `crate::rng::substream(k, salt) =
+//! Xoshiro256PlusPlus::seed_from_u64(mix64(k ^ salt))`:
+//!
+//! | stream | salt | draws |
+//! | --- | --- | --- |
+//! | cards | [`DEAL_SALT`] | the button, each seat's stack (seat order), then a partial Fisher-Yates shuffle of the 2P + 5 cards dealt |
+//! | seat `s`'s choices (from 0) | [`CHOICE_SALT`] + s | every random choice of the built-in agent playing seat `s` |
+//! | all-in equity | [`EQUITY_SALT`] | the boards sampled for a multiway all-in (fresh for each hand of a deal group) |
+//! | external agents' seed | [`AGENT_SEED_SALT`] + s | not a stream: `mix64(k ^ (AGENT_SEED_SALT + s))` is the view's `seed` for seat `s` |
+//!
+//! So the cards of hand `i` depend on `(seed, i)` and the table's options
+//! (players, stacks) only, whatever the agents do (common random numbers),
+//! and a seat's random choices depend on the deal and the seat, not on who
+//! acted before it: in a duplicate group the agent at seat `s` draws the
+//! same numbers in every seating, as the cards stay with the seat.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -11,6 +32,8 @@ use std::sync::Arc;
 use rand::seq::SliceRandom;
 use rand::RngExt;
 
+pub use super::duplicate::Duplicate;
+
 use super::agents::{AgentSpec, AgentView, Answer, External, Session};
 use super::equity::allin::{all_in_equity, AllInEquity};
 use super::eval::category;
@@ -18,7 +41,7 @@ use super::phh;
 use super::table::pots::{build_pots, OddChips};
 use super::table::{Betting, Buffers, Config, HandState, Seat, ShortBigBlind};
 use crate::cards::Card;
-use crate::rng::GameRng;
+use crate::rng::{substream, GameRng};
 use crate::sim::{Extras, Game, GameFailure, Metric, MetricKind, Observations, Row};
 
 /// How each seat's starting stack is chosen, in chips.
@@ -127,15 +150,66 @@ pub struct HoldemGame {
     /// Add each seat's player statistics (VPIP ... W$SD, docs/stats.md)
     /// to the metrics.
     pub player_stats: bool,
+    /// Play each deal once per seating of the agents (duplicate play).
+    pub duplicate: Duplicate,
 }
 
 /// One played hand.
-pub struct HoldemRecord {
+pub struct PlayedHand {
     pub hand: HandState,
     pub allin: Option<AllInEquity>,
     /// Pot figures, computed once for the row and the metrics.
     figures: Figures,
 }
+
+/// One game: a hand, or with `--duplicate` a deal group (the deal played
+/// once per seating, in the order of [`Duplicate::seatings`]).
+pub struct HoldemRecord {
+    pub hands: Vec<PlayedHand>,
+    /// The five board cards of the deal (dealt or not).
+    pub board: [Card; 5],
+    /// Per agent (in [`HoldemGame::agent_labels`] order), per estimator
+    /// ([`ESTIMATORS`]): its mean result per seat and hand over the game.
+    per_agent: Vec<f64>,
+    /// With `--duplicate`: per hand, per agent, its mean plain result per
+    /// seat in that hand.
+    per_hand: Vec<f64>,
+}
+
+impl HoldemRecord {
+    /// The (first) hand played.
+    pub fn hand(&self) -> &HandState {
+        &self.hands[0].hand
+    }
+
+    /// The (first) hand's all-in equity.
+    pub fn allin(&self) -> Option<&AllInEquity> {
+        self.hands[0].allin.as_ref()
+    }
+}
+
+/// A way of valuing a seat's result in one hand, in chips: the plain
+/// result and the variance-reduced ones. Every estimator is reported per
+/// agent (metrics `agent_LABEL_NAME`, the summary's `agents` table).
+pub struct Estimator {
+    /// Its name in metrics and the summary (snake_case).
+    pub name: &'static str,
+    /// The value of seat `s` in a played hand.
+    pub value: fn(&PlayedHand, usize) -> f64,
+}
+
+/// The estimators, the plain one first (the others' variance reduction is
+/// measured against it).
+pub const ESTIMATORS: [Estimator; 2] = [
+    Estimator {
+        name: "net",
+        value: |p, s| net(&p.hand, s) as f64,
+    },
+    Estimator {
+        name: "ev_net",
+        value: ev_net,
+    },
+];
 
 impl HoldemGame {
     pub fn players(&self) -> usize {
@@ -170,6 +244,172 @@ impl HoldemGame {
             .map(|s| format!("{what}_s{s}"))
             .collect()
     }
+
+    /// The distinct agents (equal specs are one agent, whatever seats
+    /// they hold), by label: the agent's name, with `_2`, `_3`, ... after
+    /// the first when different specs share a name (`tag` and `tag_2` for
+    /// `tag` and `tag(open=0.18)`). With, per label, the positions in
+    /// `agents` it plays.
+    pub fn agent_labels(&self) -> Vec<(String, Vec<usize>)> {
+        let mut specs: Vec<(String, &'static str, Vec<usize>)> = Vec::new();
+        for (k, a) in self.agents.iter().enumerate() {
+            let spec = a.to_string();
+            match specs.iter_mut().find(|(s, _, _)| *s == spec) {
+                Some((_, _, at)) => at.push(k),
+                None => specs.push((spec, a.name(), vec![k])),
+            }
+        }
+        let mut labels: Vec<(String, Vec<usize>)> = Vec::new();
+        for (j, (_, name, at)) in specs.iter().enumerate() {
+            let before = specs[..j].iter().filter(|(_, n, _)| n == name).count();
+            let label = if before == 0 {
+                name.to_string()
+            } else {
+                format!("{name}_{}", before + 1)
+            };
+            labels.push((label, at.clone()));
+        }
+        labels
+    }
+
+    /// Hands played per game: 1, or the seatings of a deal group.
+    pub fn hands_per_game(&self) -> usize {
+        self.duplicate.seatings(self.players()).len()
+    }
+
+    /// Plays the deal `dealt` (button, stacks) with `seating[s]` the
+    /// position in `agents` of the agent at seat `s`; `number` is the hand's
+    /// number in the run, as external agents see it. An error is the rest
+    /// of a line after `hand N`.
+    #[allow(clippy::too_many_arguments)]
+    fn play_seating(
+        &self,
+        number: u64,
+        key: u64,
+        seating: &[usize],
+        dealt: &[Card],
+        button: usize,
+        stacks: &[u64],
+        scratch: &mut Scratch,
+    ) -> Result<PlayedHand, String> {
+        let n = self.players();
+        let mut buffers = scratch.buffers.pop().unwrap_or_default();
+        let mut seat_stacks = std::mem::take(&mut buffers.stacks);
+        seat_stacks.clear();
+        seat_stacks.extend_from_slice(stacks);
+        let mut hand = HandState::new_reusing(self.config(seat_stacks, button), dealt, buffers)
+            .expect("the table was validated before the run");
+        let mut choices = std::mem::take(&mut scratch.choices);
+        choices.clear();
+        choices.extend((0..n as u64).map(|s| substream(key, CHOICE_SALT + s)));
+        let seatings = scratch.seatings.len();
+        let mut failure = None;
+        while let Some(view) = hand.view() {
+            let seat = view.seat();
+            let at = seating[seat];
+            let spec = &self.agents[at];
+            let action = match spec.act_builtin(&view, &mut choices[seat]) {
+                Some(action) => action,
+                None => {
+                    let Some(agent) = spec.external() else {
+                        unreachable!("an agent is built in or external")
+                    };
+                    let legal = view.legal();
+                    let seed = crate::rng::mix64(key ^ (AGENT_SEED_SALT + seat as u64));
+                    let view = AgentView::of(&hand, number, seed).expect("a seat to act");
+                    let fail = |why: String| {
+                        let seating = if seatings > 1 {
+                            format!(", seating {}", number % seatings as u64 + 1)
+                        } else {
+                            String::new()
+                        };
+                        format!("{seating}, seat {} ({}): {why}", seat + 1, agent.spec())
+                    };
+                    let answer = scratch
+                        .ask(at, &view)
+                        .map_err(fail)
+                        .and_then(|text| Answer::parse(&text).map_err(|e| fail(e.to_string())))
+                        .and_then(|answer| {
+                            answer.resolve(&legal).ok_or_else(|| {
+                                fail(format!(
+                                    "answer '{answer}' is not legal (legal: {})",
+                                    view.legal
+                                ))
+                            })
+                        });
+                    match answer {
+                        Ok(action) => action,
+                        Err(why) => {
+                            failure = Some(why);
+                            break;
+                        }
+                    }
+                }
+            };
+            if let Err(e) = hand.apply(action) {
+                // Built-in agents choose from the legal actions they are
+                // shown, and answers are checked above: a bug, caught by
+                // the tests.
+                panic!("seat {seat} chose an illegal action {action:?}: {e}");
+            }
+        }
+        scratch.choices = choices;
+        if let Some(why) = failure {
+            scratch.buffers.push(hand.into_buffers());
+            return Err(why);
+        }
+        let allin = hand
+            .all_in_board()
+            .filter(|_| self.allin_trials > 0)
+            .map(|b| {
+                let seats = hand.seats();
+                let holes: Vec<[Card; 2]> = seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
+                let live: Vec<bool> = seats.iter().map(|s| !s.folded).collect();
+                let contributed: Vec<u64> = seats.iter().map(|s| s.contributed).collect();
+                let pots = build_pots(&contributed, &live);
+                all_in_equity(
+                    &holes,
+                    &live,
+                    &hand.board()[..b],
+                    &pots,
+                    self.allin_trials,
+                    &mut substream(key, EQUITY_SALT),
+                )
+            });
+        let figures = figures(&hand);
+        Ok(PlayedHand {
+            hand,
+            allin,
+            figures,
+        })
+    }
+
+    /// Gives the buffers of hands played back to the scratch.
+    fn recycle_hands(&self, mut hands: Vec<PlayedHand>, scratch: &mut Scratch) {
+        for played in hands.drain(..) {
+            scratch.buffers.push(played.hand.into_buffers());
+        }
+        scratch.hands = hands;
+    }
+}
+
+/// The suffix of the per-hand plain result of each agent in a duplicate
+/// run (`agent_LABEL_net_per_hand`): what plain play would observe.
+pub const HAND_NET: &str = "net_per_hand";
+
+/// Writes cards as one word (`AhKd`, `Ah7c2dTs5s`), or an empty field
+/// for none.
+fn cards_field(row: &mut Row<'_>, cards: &[Card]) {
+    if cards.is_empty() {
+        return row.empty();
+    }
+    let mut text = [0u8; 2 * MOST_DEALT];
+    for (k, c) in cards.iter().enumerate() {
+        text[2 * k] = c.rank().char() as u8;
+        text[2 * k + 1] = c.suit().char() as u8;
+    }
+    let text = std::str::from_utf8(&text[..2 * cards.len()]).unwrap_or_default();
+    row.word(text);
 }
 
 /// Per-hand figures derived from the finished hand (shared by the CSV row
@@ -233,7 +473,7 @@ fn won(seat: &Seat, start: u64) -> i64 {
 
 /// The equity-adjusted result of seat `s`: what it could expect from the
 /// pots at the all-in, less what it put in; the plain result otherwise.
-fn ev_net(r: &HoldemRecord, s: usize) -> f64 {
+fn ev_net(r: &PlayedHand, s: usize) -> f64 {
     let seat = &r.hand.seats()[s];
     match &r.allin {
         Some(a) if !seat.folded => a.expected_won[s] - seat.contributed as f64,
@@ -290,13 +530,26 @@ fn observe_player_stats(h: &HandState, first: usize, obs: &mut Observations) {
     }
 }
 
-/// What a worker reuses from hand to hand: the deck, the last hand's
-/// heap buffers ([`Game::recycle`] hands them back), and its sessions with
-/// the agents the user brought (given back to them when it is dropped).
+/// What a worker reuses from hand to hand: the deck, the last hands'
+/// heap buffers ([`Game::recycle`] hands them back), the seatings, and its
+/// sessions with the agents the user brought (given back to them when it
+/// is dropped).
 pub struct Scratch {
     deck: Vec<Card>,
-    buffers: Buffers,
-    /// Per seat, its external agent's entry in `sessions`.
+    buffers: Vec<Buffers>,
+    hands: Vec<PlayedHand>,
+    per_agent: Vec<f64>,
+    per_hand: Vec<f64>,
+    /// Per seating, per seat, the position in `agents` of who sits there.
+    seatings: Vec<Vec<usize>>,
+    /// Per position in `agents`, its agent's label (an index into
+    /// [`HoldemGame::agent_labels`]).
+    label_of: Vec<usize>,
+    /// Per label, the seats its agent holds in every hand.
+    seats_of: Vec<usize>,
+    /// Per seat, its choice stream (reset for every hand).
+    choices: Vec<GameRng>,
+    /// Per position in `agents`, its external agent's entry in `sessions`.
     session_of: Vec<Option<usize>>,
     sessions: Vec<Seated>,
 }
@@ -318,9 +571,10 @@ impl Drop for Scratch {
 }
 
 impl Scratch {
-    /// The answer of seat `seat`'s external agent to `view`.
-    fn ask(&mut self, seat: usize, view: &AgentView) -> Result<String, String> {
-        let Some(k) = self.session_of.get(seat).copied().flatten() else {
+    /// The answer of the external agent at position `at` of `agents` to
+    /// `view`.
+    fn ask(&mut self, at: usize, view: &AgentView) -> Result<String, String> {
+        let Some(k) = self.session_of.get(at).copied().flatten() else {
             return Err("internal error: no session for this seat".into());
         };
         let seated = &mut self.sessions[k];
@@ -332,16 +586,19 @@ impl Scratch {
     }
 }
 
-/// Salt of the seed an external agent gets per hand (see [`agent_seed`]).
-const AGENT_SEED_SALT: u64 = 0x6167_656e_745f_7365; // "agent_se"
+/// Salt of the cards' stream: button, stacks and shuffle ("cards___").
+pub const DEAL_SALT: u64 = 0x6361_7264_735f_5f5f;
+/// Salt of seat 0's choice stream; seat `s` adds `s` ("choices" and a
+/// zero byte).
+pub const CHOICE_SALT: u64 = 0x6368_6f69_6365_7300;
+/// Salt of the all-in equity stream ("equity__").
+pub const EQUITY_SALT: u64 = 0x6571_7569_7479_5f5f;
+/// Salt of the seed external agents get at seat 0; seat `s` adds `s`
+/// ("agent_se").
+pub const AGENT_SEED_SALT: u64 = 0x6167_656e_745f_7365;
 
-/// The seed the view gives external agents in a hand: drawn from a copy
-/// of the hand's generator (so the hand's own draws are unchanged) and
-/// mixed, a function of the run's seed and the hand only.
-fn agent_seed(rng: &GameRng) -> u64 {
-    use rand::Rng;
-    crate::rng::mix64(rng.clone().next_u64() ^ AGENT_SEED_SALT)
-}
+/// The most cards a hand deals: two to each of ten seats and the board.
+const MOST_DEALT: usize = 25;
 
 impl Game for HoldemGame {
     type Record = HoldemRecord;
@@ -377,6 +634,10 @@ impl Game for HoldemGame {
         if self.player_stats {
             options.insert("player_stats".into(), "true".into());
         }
+        // Only duplicate runs have this key.
+        if let Some(key) = self.duplicate.key() {
+            options.insert("duplicate".into(), key.into());
+        }
         // Only runs with an `exec:` agent running a file have this key.
         if !programs.is_empty() {
             options.insert("agent_programs".into(), programs.join(","));
@@ -385,7 +646,19 @@ impl Game for HoldemGame {
     }
 
     fn columns(&self) -> Vec<String> {
-        let mut c: Vec<String> = [
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        if self.duplicate != Duplicate::Off {
+            let mut c = words(&["players", "seatings", "button", "board"]);
+            c.extend(self.seat_names("hole"));
+            c.extend(self.seat_names("stack"));
+            for (label, _) in self.agent_labels() {
+                for e in &ESTIMATORS {
+                    c.push(format!("agent_{label}_{}", e.name));
+                }
+            }
+            return c;
+        }
+        let mut c = words(&[
             "players",
             "button",
             "street",
@@ -398,11 +671,9 @@ impl Game for HoldemGame {
             "odd_chips",
             "winning_category",
             "allin_street",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        for what in ["stack", "net", "equity", "ev_net"] {
+            "board",
+        ]);
+        for what in ["hole", "stack", "net", "equity", "ev_net"] {
             c.extend(self.seat_names(what));
         }
         c
@@ -421,18 +692,36 @@ impl Game for HoldemGame {
         ];
         debug_assert_eq!(m.len(), FIXED_METRICS);
         let low = -(self.stacks.max() as i64);
-        for (s, a) in self.agents.iter().enumerate() {
-            m.push(Metric::new(
-                format!("net_s{}_{}", s + 1, a.name()),
-                MetricKind::Integer { min: low },
-            ));
-            m.push(Metric::new(
-                format!("ev_net_s{}_{}", s + 1, a.name()),
-                MetricKind::Fixed {
-                    scale: 100,
-                    min: low,
-                },
-            ));
+        let duplicate = self.duplicate != Duplicate::Off;
+        if !duplicate {
+            for (s, a) in self.agents.iter().enumerate() {
+                m.push(Metric::new(
+                    format!("net_s{}_{}", s + 1, a.name()),
+                    MetricKind::Integer { min: low },
+                ));
+                m.push(Metric::new(
+                    format!("ev_net_s{}_{}", s + 1, a.name()),
+                    MetricKind::Fixed {
+                        scale: 100,
+                        min: low,
+                    },
+                ));
+            }
+        }
+        let fixed = MetricKind::Fixed {
+            scale: 100,
+            min: low,
+        };
+        let labels = self.agent_labels();
+        for (label, _) in &labels {
+            for e in &ESTIMATORS {
+                m.push(Metric::new(format!("agent_{label}_{}", e.name), fixed));
+            }
+        }
+        if duplicate {
+            for (label, _) in &labels {
+                m.push(Metric::new(format!("agent_{label}_{HAND_NET}"), fixed));
+            }
         }
         if self.player_stats {
             for (s, a) in self.agents.iter().enumerate() {
@@ -450,7 +739,7 @@ impl Game for HoldemGame {
     }
 
     fn new_scratch(&self) -> Scratch {
-        // Seats played by the same agent value share its session.
+        // Positions played by the same agent value share its session.
         let mut sessions: Vec<Seated> = Vec::new();
         let session_of = self
             .agents
@@ -470,16 +759,35 @@ impl Game for HoldemGame {
                 Some(k)
             })
             .collect();
+        let labels = self.agent_labels();
+        let mut label_of = vec![0; self.players()];
+        for (l, (_, at)) in labels.iter().enumerate() {
+            for &k in at {
+                label_of[k] = l;
+            }
+        }
         Scratch {
             deck: (0..52).map(Card::from_index).collect(),
-            buffers: Buffers::default(),
+            buffers: Vec::new(),
+            hands: Vec::new(),
+            per_agent: Vec::new(),
+            per_hand: Vec::new(),
+            seatings: self.duplicate.seatings(self.players()),
+            label_of,
+            seats_of: labels.iter().map(|(_, at)| at.len()).collect(),
+            choices: Vec::new(),
             session_of,
             sessions,
         }
     }
 
-    fn recycle(&self, record: HoldemRecord, scratch: &mut Scratch) {
-        scratch.buffers = record.hand.into_buffers();
+    fn recycle(&self, mut record: HoldemRecord, scratch: &mut Scratch) {
+        for played in record.hands.drain(..) {
+            scratch.buffers.push(played.hand.into_buffers());
+        }
+        scratch.hands = record.hands;
+        scratch.per_agent = record.per_agent;
+        scratch.per_hand = record.per_hand;
     }
 
     fn play(&self, index: u64, rng: &mut GameRng, scratch: &mut Scratch) -> HoldemRecord {
@@ -493,14 +801,15 @@ impl Game for HoldemGame {
         rng: &mut GameRng,
         scratch: &mut Scratch,
     ) -> Result<HoldemRecord, GameFailure> {
-        let external = !scratch.sessions.is_empty();
-        let seed = if external { agent_seed(rng) } else { 0 };
-        let mut buffers = std::mem::take(&mut scratch.buffers);
+        use rand::Rng;
+        let key = rng.next_u64();
         let n = self.players();
-        let button = rng.random_range(0..n);
-        let mut stacks = std::mem::take(&mut buffers.stacks);
-        stacks.clear();
-        stacks.extend((0..n).map(|_| self.stacks.draw(rng)));
+        let mut cards = substream(key, DEAL_SALT);
+        let button = cards.random_range(0..n);
+        let mut stacks = [0u64; 10];
+        for stack in &mut stacks[..n] {
+            *stack = self.stacks.draw(&mut cards);
+        }
         // The deck starts in index order every hand (the scratch buffer must
         // not carry one hand's order into the next: a hand depends on its
         // index and seed only). Only the 2n + 5 cards a hand can deal are
@@ -509,75 +818,95 @@ impl Game for HoldemGame {
         for (i, c) in deck.iter_mut().enumerate() {
             *c = Card::from_index(i as u8);
         }
-        let (dealt, _) = deck.partial_shuffle(rng, 2 * n + 5);
-        let mut hand = HandState::new_reusing(self.config(stacks, button), dealt, buffers)
-            .expect("the table was validated before the run");
-        while let Some(view) = hand.view() {
-            let seat = view.seat();
-            let spec = &self.agents[seat];
-            let action = match spec.act_builtin(&view, rng) {
-                Some(action) => action,
-                None => {
-                    let Some(agent) = spec.external() else {
-                        unreachable!("an agent is built in or external")
-                    };
-                    let legal = view.legal();
-                    let view = AgentView::of(&hand, index, seed).expect("a seat to act");
-                    let fail = |why: String| {
-                        GameFailure(format!(
-                            "hand {index}, seat {} ({}): {why}",
-                            seat + 1,
-                            agent.spec()
-                        ))
-                    };
-                    let text = scratch.ask(seat, &view).map_err(fail)?;
-                    let answer = Answer::parse(&text).map_err(|e| fail(e.to_string()))?;
-                    answer.resolve(&legal).ok_or_else(|| {
-                        fail(format!(
-                            "answer '{answer}' is not legal (legal: {})",
-                            view.legal
-                        ))
-                    })?
+        let (shuffled, _) = deck.partial_shuffle(&mut cards, 2 * n + 5);
+        let mut dealt = [Card::from_index(0); MOST_DEALT];
+        dealt[..2 * n + 5].copy_from_slice(shuffled);
+        let dealt = &dealt[..2 * n + 5];
+        let mut board = [Card::from_index(0); 5];
+        board.copy_from_slice(&dealt[2 * n..]);
+        let mut hands = std::mem::take(&mut scratch.hands);
+        hands.clear();
+        let seatings = scratch.seatings.len() as u64;
+        for r in 0..scratch.seatings.len() {
+            let mut seating = [0usize; 10];
+            seating[..n].copy_from_slice(&scratch.seatings[r]);
+            let played = self.play_seating(
+                index * seatings + r as u64,
+                key,
+                &seating[..n],
+                dealt,
+                button,
+                &stacks[..n],
+                scratch,
+            );
+            match played {
+                Ok(p) => hands.push(p),
+                Err(e) => {
+                    self.recycle_hands(hands, scratch);
+                    return Err(GameFailure(format!("hand {index}{e}")));
                 }
-            };
-            if let Err(e) = hand.apply(action) {
-                // Built-in agents choose from the legal actions they are
-                // shown, and answers are checked above: a bug, caught by
-                // the tests.
-                panic!("seat {seat} chose an illegal action {action:?}: {e}");
             }
         }
-        let allin = hand
-            .all_in_board()
-            .filter(|_| self.allin_trials > 0)
-            .map(|b| {
-                let seats = hand.seats();
-                let holes: Vec<[Card; 2]> = seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
-                let live: Vec<bool> = seats.iter().map(|s| !s.folded).collect();
-                let contributed: Vec<u64> = seats.iter().map(|s| s.contributed).collect();
-                let pots = build_pots(&contributed, &live);
-                all_in_equity(
-                    &holes,
-                    &live,
-                    &hand.board()[..b],
-                    &pots,
-                    self.allin_trials,
-                    rng,
-                )
-            });
-        let figures = figures(&hand);
+        // Each agent's mean per seat and hand, per estimator.
+        let labels = scratch.seats_of.len();
+        let mut per_agent = std::mem::take(&mut scratch.per_agent);
+        per_agent.clear();
+        per_agent.resize(labels * ESTIMATORS.len(), 0.0);
+        let mut per_hand = std::mem::take(&mut scratch.per_hand);
+        per_hand.clear();
+        let duplicate = self.duplicate != Duplicate::Off;
+        for (played, seating) in hands.iter().zip(&scratch.seatings) {
+            let first = per_hand.len();
+            if duplicate {
+                per_hand.resize(first + labels, 0.0);
+            }
+            for (s, &at) in seating.iter().enumerate() {
+                let l = scratch.label_of[at];
+                for (e, estimator) in ESTIMATORS.iter().enumerate() {
+                    let v = (estimator.value)(played, s);
+                    per_agent[l * ESTIMATORS.len() + e] += v;
+                    if duplicate && e == 0 {
+                        per_hand[first + l] += v / scratch.seats_of[l] as f64;
+                    }
+                }
+            }
+        }
+        for (l, &seats) in scratch.seats_of.iter().enumerate() {
+            let times = (seats * hands.len()) as f64;
+            for v in &mut per_agent[l * ESTIMATORS.len()..(l + 1) * ESTIMATORS.len()] {
+                *v /= times;
+            }
+        }
         Ok(HoldemRecord {
-            hand,
-            allin,
-            figures,
+            hands,
+            board,
+            per_agent,
+            per_hand,
         })
     }
 
-    fn write_row(&self, r: &HoldemRecord, row: &mut Row<'_>) {
+    fn write_row(&self, record: &HoldemRecord, row: &mut Row<'_>) {
+        let n = self.players();
+        if self.duplicate != Duplicate::Off {
+            let h = record.hand();
+            row.int(n);
+            row.int(record.hands.len());
+            row.int(h.config().button + 1);
+            cards_field(row, &record.board);
+            for seat in h.seats() {
+                cards_field(row, &seat.hole);
+            }
+            row.ints(h.config().stacks.iter().copied());
+            for &v in &record.per_agent {
+                row.fixed(v, 4);
+            }
+            return;
+        }
+        let r = &record.hands[0];
         let h = &r.hand;
         let pay = h.settled().expect("a finished hand");
         let f = r.figures;
-        row.int(self.players());
+        row.int(n);
         row.int(h.config().button + 1);
         row.word(street_name(h.board().len()));
         row.flag(pay.showdown);
@@ -596,7 +925,10 @@ impl Game for HoldemGame {
             Some(b) => row.word(street_name(b)),
             None => row.empty(),
         }
-        let n = self.players();
+        cards_field(row, h.board());
+        for seat in h.seats() {
+            cards_field(row, &seat.hole);
+        }
         let (stacks, seats) = (&h.config().stacks[..n], &h.seats()[..n]);
         row.ints(stacks.iter().copied());
         // `net` of each seat, from the slices (one bounds check each).
@@ -634,26 +966,44 @@ impl Game for HoldemGame {
         }
     }
 
-    fn observe(&self, r: &HoldemRecord, obs: &mut Observations) {
-        let h = &r.hand;
-        let pay = h.settled().expect("a finished hand");
-        let f = r.figures;
-        obs.set(0, f.pot_total as f64);
-        obs.set(1, f.pots as f64);
-        obs.set(2, f64::from(u8::from(f.pots > 1)));
-        if f.pots > 1 {
-            obs.set(3, f.side_pot_total as f64);
+    fn observe(&self, record: &HoldemRecord, obs: &mut Observations) {
+        for r in &record.hands {
+            let h = &r.hand;
+            let pay = h.settled().expect("a finished hand");
+            let f = r.figures;
+            obs.add(0, f.pot_total as f64);
+            obs.add(1, f.pots as f64);
+            obs.add(2, f64::from(u8::from(f.pots > 1)));
+            if f.pots > 1 {
+                obs.add(3, f.side_pot_total as f64);
+            }
+            obs.add(4, f.all_in_players as f64);
+            obs.add(5, f64::from(u8::from(pay.showdown)));
+            obs.add(6, f64::from(u8::from(f.split)));
+            obs.add(7, f64::from(u8::from(h.all_in_board().is_some())));
         }
-        obs.set(4, f.all_in_players as f64);
-        obs.set(5, f64::from(u8::from(pay.showdown)));
-        obs.set(6, f64::from(u8::from(f.split)));
-        obs.set(7, f64::from(u8::from(h.all_in_board().is_some())));
-        for s in 0..self.players() {
-            obs.set(FIXED_METRICS + 2 * s, net(h, s) as f64);
-            obs.set(FIXED_METRICS + 2 * s + 1, ev_net(r, s));
+        let mut at = FIXED_METRICS;
+        if self.duplicate == Duplicate::Off {
+            let r = &record.hands[0];
+            for s in 0..self.players() {
+                obs.set(at + 2 * s, net(&r.hand, s) as f64);
+                obs.set(at + 2 * s + 1, ev_net(r, s));
+            }
+            at += 2 * self.players();
+        }
+        for (k, &v) in record.per_agent.iter().enumerate() {
+            obs.set(at + k, v);
+        }
+        at += record.per_agent.len();
+        if self.duplicate != Duplicate::Off {
+            let labels = record.per_agent.len() / ESTIMATORS.len();
+            for (k, &v) in record.per_hand.iter().enumerate() {
+                obs.add(at + k % labels, v);
+            }
+            at += labels;
         }
         if self.player_stats {
-            observe_player_stats(h, FIXED_METRICS + 2 * self.players(), obs);
+            observe_player_stats(&record.hands[0].hand, at, obs);
         }
     }
 
@@ -666,7 +1016,9 @@ impl Game for HoldemGame {
         )
     }
 
-    fn write_extras(&self, index: u64, r: &HoldemRecord, extras: &mut Extras<'_>) {
+    fn write_extras(&self, index: u64, record: &HoldemRecord, extras: &mut Extras<'_>) {
+        // Duplicate runs write neither (refused by the command line).
+        let r = &record.hands[0];
         if extras.side_wanted() {
             let pay = r.hand.payout().expect("a finished hand");
             let seats = |it: &mut dyn Iterator<Item = String>| it.collect::<Vec<_>>().join(" ");
@@ -699,8 +1051,10 @@ impl Game for HoldemGame {
     }
 }
 
-/// Plays one hand of `game` outside the runner (tests, examples).
-pub fn play_hand(game: &HoldemGame, index: u64, seed: u64) -> HoldemRecord {
-    let mut deck = game.new_scratch();
-    game.play(index, &mut crate::rng::game_rng(seed, index), &mut deck)
+/// Plays hand `index` of `game` outside the runner (tests, examples):
+/// with `--duplicate`, its deal in the first seating.
+pub fn play_hand(game: &HoldemGame, index: u64, seed: u64) -> PlayedHand {
+    let mut scratch = game.new_scratch();
+    let mut record = game.play(index, &mut crate::rng::game_rng(seed, index), &mut scratch);
+    record.hands.swap_remove(0)
 }

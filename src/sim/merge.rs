@@ -217,8 +217,10 @@ pub fn merge(config: &MergeConfig) -> Result<Summary, RunError> {
             .zip(&accs)
             .map(|(m, a)| a.to_state(&m.name))
             .collect(),
+        agents: Vec::new(),
         checksum: String::new(),
     };
+    merged.agents = crate::holdem::duplicate::agent_table(&merged.identity, &merged.metrics);
 
     // Join every requested output (synced, not yet final).
     let summary_at = config.summary.as_deref().unwrap_or(Path::new("-"));

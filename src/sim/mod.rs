@@ -261,12 +261,16 @@ impl<'a> Extras<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct Observations {
     values: Vec<Option<f64>>,
+    /// Further values of metrics observed more than once in one game
+    /// ([`Observations::add`]).
+    more: Vec<(usize, f64)>,
 }
 
 impl Observations {
     pub(crate) fn reset(&mut self, metrics: usize) {
         self.values.clear();
         self.values.resize(metrics, None);
+        self.more.clear();
     }
 
     /// Observes metric `i` (index into [`Game::metrics`]) with value `v`.
@@ -274,7 +278,22 @@ impl Observations {
         self.values[i] = Some(v);
     }
 
+    /// Observes metric `i` once more in this game: a game made of several
+    /// parts (hold'em's deal group of several hands) reports a value per
+    /// part, and the metric counts parts, not games.
+    pub fn add(&mut self, i: usize, v: f64) {
+        match self.values[i] {
+            None => self.values[i] = Some(v),
+            Some(_) => self.more.push((i, v)),
+        }
+    }
+
     pub(crate) fn values(&self) -> &[Option<f64>] {
         &self.values
+    }
+
+    /// The values [`Observations::add`] observed beyond each metric's first.
+    pub(crate) fn more(&self) -> &[(usize, f64)] {
+        &self.more
     }
 }

@@ -160,6 +160,11 @@ pub struct Summary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bundle: Option<FileRecord>,
     pub metrics: Vec<MetricSummary>,
+    /// Hold'em: one row per agent, each estimator's bb/100 with its
+    /// interval over deal groups (derived from `metrics`:
+    /// [`crate::holdem::duplicate::agent_table`]); absent for other games.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<crate::holdem::duplicate::AgentEstimates>,
     /// Exact state of every metric, for `merge`.
     pub state: Vec<AccumulatorState>,
     /// BLAKE3 of this summary's JSON with this field empty.

@@ -43,21 +43,25 @@ impl ColumnType {
 }
 
 /// Columns that are not integers, by game: the same table as the Python
-/// package's (`_STRING_COLUMNS`, `_FLOAT_PREFIXES` in
+/// package's (`_STRING_COLUMNS`, `_STRING_PREFIXES`, `_FLOAT_PREFIXES` in
 /// python/cardsim/_run.py), so a Parquet file and `Run.to_arrow()` have
 /// one schema. Every other column is `int64`.
 pub fn column_type(game: &str, name: &str) -> ColumnType {
     let strings: &[&str] = match game {
         "fishing" => &["outcome"],
-        "holdem" => &["street", "winning_category", "allin_street"],
+        "holdem" => &["street", "winning_category", "allin_street", "board"],
         "solve" => &["hand_a", "hand_b", "winner", "winning_first_moves"],
         _ => &[],
     };
-    let float_prefixes: &[&str] = match game {
-        "holdem" => &["equity_s", "ev_net_s"],
+    let string_prefixes: &[&str] = match game {
+        "holdem" => &["hole_s"],
         _ => &[],
     };
-    if strings.contains(&name) {
+    let float_prefixes: &[&str] = match game {
+        "holdem" => &["equity_s", "ev_net_s", "agent_"],
+        _ => &[],
+    };
+    if strings.contains(&name) || string_prefixes.iter().any(|p| name.starts_with(p)) {
         ColumnType::Utf8
     } else if float_prefixes.iter().any(|p| name.starts_with(p)) {
         ColumnType::Float64

@@ -170,6 +170,7 @@ pub fn summary_table(s: &Summary) -> String {
     if !unseen.is_empty() {
         out.push_str(&format!("not observed: {}\n", unseen.join(", ")));
     }
+    out.push_str(&crate::holdem::duplicate::agent_table_text(&s.agents));
     for line in units_lines(s) {
         out.push_str(&line);
         out.push('\n');
@@ -186,6 +187,7 @@ fn unit_of(game: &str, metric: &str) -> Option<(&'static str, String)> {
         ("holdem", "pot_total" | "side_pot_total") => "chips",
         ("holdem", m) if m.starts_with("net_") => return Some(("chips", "net_*".into())),
         ("holdem", m) if m.starts_with("ev_net_") => return Some(("chips", "ev_net_*".into())),
+        ("holdem", m) if m.starts_with("agent_") => return Some(("chips", "agent_*".into())),
         (
             "fishing",
             "cards_played" | "longest_capture" | "max_pile" | "cycle_length" | "cycle_start",

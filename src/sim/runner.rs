@@ -693,6 +693,9 @@ fn play_chunk<G: Game>(
                 values[m].push(round_to_i64(v * scales[m]));
             }
         }
+        for &(m, v) in obs.more() {
+            values[m].push(round_to_i64(v * scales[m]));
+        }
         game.recycle(record, &mut scratch);
     }
     let mut table = Vec::new();

@@ -72,7 +72,10 @@ pub fn check_consistency(s: &Summary) -> Result<(), String> {
                 st.name, st.min
             ));
         }
-        if acc.count > played {
+        // A game of several parts (a duplicate deal group of hands)
+        // observes a metric once per part.
+        let parts = crate::holdem::duplicate::parts_per_game(&s.identity);
+        if acc.count > played.saturating_mul(parts) {
             return Err(format!(
                 "metric {} counts {} values in {played} games",
                 st.name, acc.count

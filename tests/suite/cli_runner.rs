@@ -588,7 +588,9 @@ fn the_summary_table_fits_80_columns_with_percentages_and_no_dash_rows() {
     assert!(fishing.contains(" ± "), "{fishing}");
     // Units where they exist: chips (with the big blind), cards.
     assert!(
-        holdem.contains("in chips (1 bb = 2 chips): pot_total, side_pot_total, net_*, ev_net_*\n"),
+        holdem.contains(
+            "in chips (1 bb = 2 chips): pot_total, side_pot_total, net_*, ev_net_*, agent_*\n"
+        ),
         "{holdem}"
     );
     assert!(

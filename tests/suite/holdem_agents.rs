@@ -55,6 +55,7 @@ fn game(agents: Vec<AgentSpec>) -> HoldemGame {
         allin_trials: 100,
         phh_every: None,
         player_stats: false,
+        duplicate: Default::default(),
     }
 }
 

@@ -45,9 +45,9 @@ fn csv_has_the_documented_columns_and_is_identical_for_any_threads() {
     let header = lines.next().unwrap();
     let mut expected = String::from(
         "game,players,button,street,showdown,pot_total,pots,side_pot_total,all_in_players,\
-         split,odd_chips,winning_category,allin_street",
+         split,odd_chips,winning_category,allin_street,board",
     );
-    for what in ["stack", "net", "equity", "ev_net"] {
+    for what in ["hole", "stack", "net", "equity", "ev_net"] {
         for seat in 1..=6 {
             expected.push_str(&format!(",{what}_s{seat}"));
         }
@@ -57,12 +57,29 @@ fn csv_has_the_documented_columns_and_is_identical_for_any_threads() {
     assert_eq!(rows.len(), 3000);
     let mut side_pots = 0;
     for r in &rows {
-        assert_eq!(r.len(), 13 + 24);
+        assert_eq!(r.len(), 14 + 30);
+        // The board has as many cards as the street shows, and no card
+        // is dealt twice.
+        let shown = match r[3] {
+            "preflop" => 0,
+            "flop" => 3,
+            "turn" => 4,
+            _ => 5,
+        };
+        assert_eq!(r[13].len(), 2 * shown, "{r:?}");
+        let cards: String = r[13..20].concat();
+        assert!(r[14..20].iter().all(|h| h.len() == 4), "{r:?}");
+        let mut seen: Vec<&str> = (0..cards.len() / 2)
+            .map(|k| &cards[2 * k..2 * k + 2])
+            .collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 12 + shown, "{r:?}");
         // Nets add up to zero: chips are conserved.
-        let net: i64 = r[19..25].iter().map(|v| v.parse::<i64>().unwrap()).sum();
+        let net: i64 = r[26..32].iter().map(|v| v.parse::<i64>().unwrap()).sum();
         assert_eq!(net, 0, "{r:?}");
         // Equity-adjusted results add up to zero too (to rounding).
-        let ev: f64 = r[31..37].iter().map(|v| v.parse::<f64>().unwrap()).sum();
+        let ev: f64 = r[38..44].iter().map(|v| v.parse::<f64>().unwrap()).sum();
         assert!(ev.abs() < 0.05, "{r:?}");
         let pots: u64 = r[6].parse().unwrap();
         side_pots += u64::from(pots > 1);

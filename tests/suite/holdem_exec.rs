@@ -265,6 +265,7 @@ fn game(first: AgentSpec) -> HoldemGame {
         allin_trials: 100,
         phh_every: None,
         player_stats: false,
+        duplicate: Default::default(),
     }
 }
 

@@ -26,6 +26,7 @@ fn game(agents: &[AgentKind], stacks: StackSpec) -> HoldemGame {
         allin_trials: 200,
         phh_every: None,
         player_stats: false,
+        duplicate: Default::default(),
     }
 }
 

@@ -564,8 +564,10 @@ impl Writer {
                 .zip(&self.accs)
                 .map(|(m, a)| a.to_state(&m.name))
                 .collect(),
+            agents: Vec::new(),
             checksum: String::new(),
         };
+        summary.agents = crate::holdem::duplicate::agent_table(&summary.identity, &summary.metrics);
         let reports = stage_reports(
             &mut summary,
             metrics,
