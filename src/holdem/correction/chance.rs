@@ -36,9 +36,10 @@
 //! replays the hand's actions through the table engine to find what each
 //! seat had put in when each card came.
 
+use super::value::{expected_payouts, Chips};
 use crate::cards::{Card, CardSet};
-use crate::holdem::equity::allin::{pot_shares, MAX_SEATS};
-use crate::holdem::table::pots::{build_pots, Pot};
+use crate::holdem::equity::allin::MAX_SEATS;
+use crate::holdem::table::pots::build_pots;
 use crate::holdem::table::{Config, HandState, TableError};
 use crate::holdem::variant::Game;
 use crate::rng::GameRng;
@@ -75,6 +76,15 @@ pub struct Deal {
     pub board_after: usize,
 }
 
+impl Deal {
+    fn chips(&self) -> Chips<'_> {
+        Chips {
+            contributed: &self.contributed,
+            live: &self.live,
+        }
+    }
+}
+
 /// The deals of a finished simulated hand, in order: the hole cards, then
 /// each of flop, turn and river that was dealt.
 pub fn deals(hand: &HandState) -> Result<Vec<Deal>, CorrectionError> {
@@ -109,7 +119,7 @@ pub fn deals(hand: &HandState) -> Result<Vec<Deal>, CorrectionError> {
 
 /// A deck that deals `hand` again: its hole cards in dealing order, its
 /// board, then unused cards for board cards it never dealt.
-fn deck_of(hand: &HandState) -> Vec<Card> {
+pub(super) fn deck_of(hand: &HandState) -> Vec<Card> {
     let seats = hand.seats();
     let n = seats.len();
     let Config { button, .. } = *hand.config();
@@ -152,11 +162,16 @@ pub fn chance_correction(
     // one count serves both when the same seats are in.
     for (k, deal) in deals.iter().enumerate() {
         let after = &board[..deal.board_after];
-        let queries: Vec<(&Deal, usize, f64)> = match deals.get(k + 1) {
-            Some(next) => vec![(deal, k, 1.0), (next, k + 1, -1.0)],
-            None => vec![(deal, k, 1.0)],
-        };
-        exact &= add_values(&mut by_deal, &holes, after, &queries, trials, rng);
+        let mut moments = vec![deal.chips()];
+        moments.extend(deals.get(k + 1).map(Deal::chips));
+        let (values, all_exact) = expected_payouts(&holes, after, &moments, trials, rng);
+        exact &= all_exact;
+        for s in 0..MAX_SEATS {
+            by_deal[k][s] += values[0][s];
+            if let Some(next) = values.get(1) {
+                by_deal[k + 1][s] -= next[s];
+            }
+        }
     }
     let mut chips = [0.0; MAX_SEATS];
     for part in &by_deal {
@@ -169,58 +184,6 @@ pub fn chance_correction(
         by_deal,
         exact,
     })
-}
-
-/// Adds `sign * E[payout_s]` for each `(deal, k, sign)` in `queries` (the
-/// deal's chips and live seats, the cards `board`) to `by_deal[k]`.
-/// Queries with the same live seats share one count of the board's
-/// completions.
-fn add_values(
-    by_deal: &mut [[f64; MAX_SEATS]; 4],
-    holes: &[[Card; 2]],
-    board: &[Card],
-    queries: &[(&Deal, usize, f64)],
-    trials: u32,
-    rng: &mut GameRng,
-) -> bool {
-    let mut exact = true;
-    let mut done = vec![false; queries.len()];
-    for i in 0..queries.len() {
-        if done[i] {
-            continue;
-        }
-        let live = &queries[i].0.live;
-        // Every query with these live seats, while the pots fit one count.
-        let mut pots: Vec<Pot> = Vec::new();
-        let mut owners: Vec<(usize, f64)> = Vec::new();
-        for j in i..queries.len() {
-            let (deal, k, sign) = queries[j];
-            if done[j] || deal.live != *live {
-                continue;
-            }
-            let these = build_pots(&deal.contributed, &deal.live);
-            if !pots.is_empty() && pots.len() + these.len() > MAX_SEATS {
-                continue;
-            }
-            owners.extend(std::iter::repeat_n((k, sign), these.len()));
-            pots.extend(these);
-            done[j] = true;
-        }
-        let dead: CardSet = holes
-            .iter()
-            .zip(live)
-            .filter(|&(_, &l)| !l)
-            .flat_map(|(h, _)| *h)
-            .collect();
-        let shares = pot_shares(holes, live, dead, board, &pots, trials, rng);
-        exact &= shares.exact;
-        for (p, (pot, &(k, sign))) in pots.iter().zip(&owners).enumerate() {
-            for &s in &pot.eligible {
-                by_deal[k][s] += sign * pot.amount as f64 * shares.share[p][s];
-            }
-        }
-    }
-    exact
 }
 
 #[cfg(test)]

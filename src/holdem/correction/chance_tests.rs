@@ -6,6 +6,7 @@ use crate::holdem::agents::{Agent, AgentKind};
 use crate::holdem::equity::allin::pot_shares;
 use crate::holdem::eval::evaluate;
 use crate::holdem::table::pots::OddChips;
+use crate::holdem::table::pots::Pot;
 use crate::holdem::table::{Action, Betting, ShortBigBlind};
 use crate::rng::game_rng;
 

@@ -3,10 +3,15 @@
 //!
 //! - [`chance`]: the luck of the cards, deal by deal (AIVAT's chance
 //!   correction with a check-down value);
+//! - [`action`]: the luck of a mixed strategy's draws, where the
+//!   probabilities are known (AIVAT's action correction);
 //! - [`baseline`]: learned weights for the chance correction's parts and
 //!   the starting hands (MIVAT's learned value analysis).
 
+pub mod action;
 pub mod baseline;
 pub mod chance;
+pub mod value;
 
+pub use action::{action_correction, ActionCorrection, Policy};
 pub use chance::{chance_correction, ChanceCorrection, CorrectionError};
