@@ -34,6 +34,11 @@ pub struct Checkpoint {
     pub side: Option<FileMark>,
     /// The bundle of whole files (hold'em's `--phh FILE.phhs`).
     pub bundle: Option<FileMark>,
+    /// With Parquet output: the row-group index (`PATH.groups.partial`),
+    /// whose records rebuild the footer of the row groups that `csv`'s
+    /// prefix holds. Absent for a CSV run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_groups: Option<FileMark>,
     /// Seconds spent before this point (over every resumed part).
     pub elapsed_s: f64,
     /// When the run first started (Unix time, seconds).
@@ -138,6 +143,7 @@ mod tests {
             },
             side: None,
             bundle: None,
+            row_groups: None,
             elapsed_s: 1.25,
             started_unix_s: 1.8e9,
             state: vec![],

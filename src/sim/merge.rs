@@ -382,14 +382,14 @@ fn join_parquet(
     }
     let sink = StreamSink::create(dest.clone())
         .map_err(|e| RunError::Input(format!("cannot write --out '{}': {e}", dest.describe())))?;
-    let done = super::parquet::join(files, super::parquet::SinkWriter(sink)).map_err(|e| {
+    let done = super::parquet::join(files, super::parquet::SinkWriter::new(sink)).map_err(|e| {
         // The partial file is removed by the caller's clean-up of `dest`.
         if let Destination::Atomic(p) = &dest {
             let _ = std::fs::remove_file(super::sink::partial_path(p));
         }
         RunError::io(format!("cannot write {}", dest.describe()))(e.into_io())
     })?;
-    let mut sink = done.inner.0;
+    let mut sink = done.inner.sink;
     sink.add_rows(done.rows);
     if let Err(e) = sink.sync() {
         sink.abandon();

@@ -14,10 +14,15 @@ use std::sync::Arc;
 use arrow_array::builder::{Float64Builder, Int64Builder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::arrow_writer::{compute_leaves, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
+use parquet::column::writer::ColumnCloseResult;
 use parquet::file::metadata::KeyValue;
+use parquet::file::page_index::column_index::ColumnIndexMetaData;
+use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
 
 /// Rows per row group (and per batch handed to the Parquet writer).
 pub const ROW_GROUP_ROWS: usize = 65_536;
@@ -118,38 +123,42 @@ impl ParquetError {
 }
 
 /// A run's streamed output (its partial file, a device, stdout) as the
-/// `io::Write` the Parquet writer writes to: it counts, hashes, and is
-/// renamed into place like a CSV.
-pub struct SinkWriter(pub super::sink::StreamSink);
+/// `io::Write` the Parquet writer writes to: the sink counts and hashes
+/// the bytes, and is renamed into place like a CSV. A resumed file's sink
+/// already holds the prefix its checkpoint vouches for: the writer, rebuilt
+/// from the row-group index, passes those bytes again, and they are let
+/// through without being written twice ([`SinkWriter::resumed`]).
+pub struct SinkWriter {
+    pub sink: super::sink::StreamSink,
+    /// Bytes still to let through unwritten: the resumed prefix.
+    skip: u64,
+}
+
+impl SinkWriter {
+    pub fn new(sink: super::sink::StreamSink) -> SinkWriter {
+        SinkWriter { sink, skip: 0 }
+    }
+
+    /// A sink reopened at a checkpoint: its first `sink.bytes()` bytes are
+    /// on disk and hashed already.
+    pub fn resumed(sink: super::sink::StreamSink) -> SinkWriter {
+        let skip = sink.bytes();
+        SinkWriter { sink, skip }
+    }
+}
 
 impl Write for SinkWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.write(buf, 0)?;
+        let skipped = usize::try_from(self.skip).map_or(buf.len(), |s| s.min(buf.len()));
+        self.skip -= skipped as u64;
+        if skipped < buf.len() {
+            self.sink.write(&buf[skipped..], 0)?;
+        }
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.0.flush()
-    }
-}
-
-/// Counts and hashes the bytes that pass through to `W`.
-pub struct Counted<W> {
-    inner: W,
-    bytes: u64,
-    hasher: blake3::Hasher,
-}
-
-impl<W: Write> Write for Counted<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hasher.update(&buf[..n]);
-        self.bytes += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+        self.sink.flush()
     }
 }
 
@@ -159,14 +168,27 @@ enum Column {
     Text(StringBuilder),
 }
 
-/// A Parquet file being written from CSV rows.
+/// A Parquet file being written from CSV rows (or batches), one row group
+/// of [`ROW_GROUP_ROWS`] rows at a time.
+///
+/// With an index ([`ParquetRows::keep_index`]), each finished row group
+/// also leaves a record of its metadata (its column chunks' places, sizes
+/// and statistics, and its page index): the part of the footer that a file
+/// cut off before its end lacks. [`ParquetRows::resume`] rebuilds the
+/// writer from those records over the file's prefix, and the file then
+/// ends byte for byte as if it had never stopped.
 pub struct ParquetRows<W: Write + Send> {
-    writer: ArrowWriter<Counted<W>>,
+    file: SerializedFileWriter<W>,
+    factory: ArrowRowGroupWriterFactory,
     schema: SchemaRef,
     columns: Vec<Column>,
-    /// Rows in the builders, not yet handed to the writer.
+    /// Rows in the builders, not yet in a row group.
     pending: usize,
     rows: u64,
+    groups: usize,
+    /// Index records of the row groups finished since the last
+    /// [`ParquetRows::take_index`], when an index is kept.
+    index: Option<Vec<u8>>,
 }
 
 /// What a finished Parquet file holds.
@@ -174,8 +196,6 @@ pub struct ParquetRows<W: Write + Send> {
 pub struct Written<W> {
     pub inner: W,
     pub rows: u64,
-    pub bytes: u64,
-    pub blake3: String,
 }
 
 /// The writer properties every cardsim Parquet file is written with.
@@ -192,6 +212,29 @@ pub fn properties(metadata: Vec<(String, String)>) -> Result<WriterProperties, P
         ))
         .build())
 }
+
+/// The builders of a schema's columns (of `int64`, `float64` and `utf8`).
+fn builders(schema: &SchemaRef) -> Result<Vec<Column>, ParquetError> {
+    let mut columns = Vec::new();
+    for f in schema.fields() {
+        columns.push(match f.data_type() {
+            DataType::Int64 => Column::Int(Int64Builder::with_capacity(ROW_GROUP_ROWS)),
+            DataType::Float64 => Column::Float(Float64Builder::with_capacity(ROW_GROUP_ROWS)),
+            DataType::Utf8 => Column::Text(StringBuilder::new()),
+            other => {
+                return Err(io::Error::other(format!(
+                    "column {} is {other}, which cardsim does not write",
+                    f.name()
+                ))
+                .into())
+            }
+        });
+    }
+    Ok(columns)
+}
+
+/// Bytes before each index record: its length (u32, little-endian).
+const RECORD_HEAD: usize = 4;
 
 impl<W: Write + Send> ParquetRows<W> {
     /// Starts a file of `game`'s rows (`columns` after `game`) on `out`.
@@ -213,34 +256,130 @@ impl<W: Write + Send> ParquetRows<W> {
         schema: SchemaRef,
         metadata: Vec<(String, String)>,
     ) -> Result<Self, ParquetError> {
-        let mut columns = Vec::new();
-        for f in schema.fields() {
-            columns.push(match f.data_type() {
-                DataType::Int64 => Column::Int(Int64Builder::with_capacity(ROW_GROUP_ROWS)),
-                DataType::Float64 => Column::Float(Float64Builder::with_capacity(ROW_GROUP_ROWS)),
-                DataType::Utf8 => Column::Text(StringBuilder::new()),
-                other => {
-                    return Err(io::Error::other(format!(
-                        "column {} is {other}, which cardsim does not write",
-                        f.name()
-                    ))
-                    .into())
-                }
-            });
-        }
-        let counted = Counted {
-            inner: out,
-            bytes: 0,
-            hasher: blake3::Hasher::new(),
-        };
-        let writer = ArrowWriter::try_new(counted, schema.clone(), Some(properties(metadata)?))?;
+        let columns = builders(&schema)?;
+        // The Arrow writer's own start (the magic bytes, the Arrow schema
+        // in the metadata), then row groups written here one by one.
+        let (file, factory) =
+            ArrowWriter::try_new(out, schema.clone(), Some(properties(metadata)?))?
+                .into_serialized_writer()?;
         Ok(ParquetRows {
-            writer,
+            file,
+            factory,
             schema,
             columns,
             pending: 0,
             rows: 0,
+            groups: 0,
+            index: None,
         })
+    }
+
+    /// Keeps an index record of every row group from here on (see
+    /// [`ParquetRows::take_index`]).
+    pub fn keep_index(mut self) -> Self {
+        self.index = Some(Vec::new());
+        self
+    }
+
+    /// Continues a file cut off after whole row groups: `index` holds the
+    /// records of those row groups (what [`ParquetRows::take_index`] gave,
+    /// in order), `prefix` the file, at least as far as they reach. `out`
+    /// lets through unwritten the bytes the rebuilt writer passes again
+    /// up to the end of the last row group ([`SinkWriter::resumed`]), and
+    /// [`ParquetRows::bytes`] says how many that is, for the caller to
+    /// check against its checkpoint. The index is kept from here on.
+    pub fn resume(
+        out: W,
+        game: &str,
+        columns: &[String],
+        metadata: Vec<(String, String)>,
+        prefix: &std::fs::File,
+        index: &[u8],
+    ) -> Result<Self, ParquetError> {
+        use parquet::file::metadata::{
+            PageIndexPolicy, ParquetMetaDataOptions, ParquetMetaDataReader,
+        };
+        let mut rows = Self::new(out, game, columns, metadata)?.keep_index();
+        // Every statistic as written (the page encoding statistics too,
+        // not their summary as a mask), so the footer is written again the
+        // same.
+        let options = ParquetMetaDataOptions::new().with_encoding_stats_as_mask(false);
+        let bad = |why: &str| io::Error::other(format!("the row-group index {why}"));
+        let mut at = 0;
+        while at < index.len() {
+            let head = index
+                .get(at..at + RECORD_HEAD)
+                .ok_or_else(|| bad("ends inside a record"))?;
+            let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
+            let record = index
+                .get(at + RECORD_HEAD..at + RECORD_HEAD + len)
+                .ok_or_else(|| bad("ends inside a record"))?;
+            at += RECORD_HEAD + len;
+            let meta = ParquetMetaDataReader::new()
+                .with_metadata_options(Some(options.clone()))
+                .with_page_index_policy(PageIndexPolicy::Optional)
+                .parse_and_finish(&bytes::Bytes::copy_from_slice(record))?;
+            if meta.num_row_groups() != 1 {
+                return Err(bad("holds a record that is not one row group").into());
+            }
+            let group = meta.row_group(0);
+            let pages = meta.page_index_for_row_group(0);
+            let compatible = meta
+                .file_metadata()
+                .key_value_metadata()
+                .and_then(|kv| kv.iter().find(|k| k.key == COMPATIBLE_KEY))
+                .and_then(|k| k.value.as_deref())
+                .unwrap_or_default()
+                .as_bytes();
+            let count = u64::try_from(group.num_rows()).map_err(|_| bad("is damaged"))?;
+            let mut writer = rows.file.next_row_group()?;
+            for (c, chunk) in group.columns().iter().enumerate() {
+                writer.append_column(
+                    prefix,
+                    ColumnCloseResult {
+                        bytes_written: chunk.compressed_size().max(0) as u64,
+                        rows_written: count,
+                        metadata: with_min_max(chunk, compatible.get(c) == Some(&b'1'))?,
+                        bloom_filter: None,
+                        column_index: pages.column_index(c).cloned(),
+                        offset_index: pages.offset_index(c).cloned(),
+                    },
+                )?;
+            }
+            writer.close()?;
+            rows.file.flush()?;
+            rows.groups += 1;
+            rows.rows += count;
+        }
+        Ok(rows)
+    }
+
+    /// Index records of the row groups finished since the last call, each
+    /// its length (4 bytes, little-endian) and a Parquet footer of that
+    /// row group alone with its page index; empty without an index.
+    pub fn take_index(&mut self) -> Vec<u8> {
+        self.index.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Bytes of the file so far (row groups end on the sink once
+    /// finished: nothing of one is held back).
+    pub fn bytes(&self) -> u64 {
+        self.file.bytes_written() as u64
+    }
+
+    /// Rows not yet in a finished row group.
+    pub fn pending(&self) -> usize {
+        self.pending
+    }
+
+    /// The output.
+    pub fn inner(&self) -> &W {
+        self.file.inner()
+    }
+
+    /// The output.
+    pub fn inner_mut(&mut self) -> &mut W {
+        self.file.inner_mut()
     }
 
     /// Adds the rows of a batch of this file's schema; row groups are cut
@@ -279,7 +418,7 @@ impl<W: Write + Send> ParquetRows<W> {
             self.pending += take;
             self.rows += take as u64;
             if self.pending == ROW_GROUP_ROWS {
-                self.flush_batch()?;
+                self.end_row_group()?;
             }
         }
         Ok(())
@@ -338,12 +477,14 @@ impl<W: Write + Send> ParquetRows<W> {
         self.pending += 1;
         self.rows += 1;
         if self.pending == ROW_GROUP_ROWS {
-            self.flush_batch()?;
+            self.end_row_group()?;
         }
         Ok(())
     }
 
-    fn flush_batch(&mut self) -> Result<(), ParquetError> {
+    /// Writes the rows held as a row group (none: nothing), through to the
+    /// output, with its index record when an index is kept.
+    pub fn end_row_group(&mut self) -> Result<(), ParquetError> {
         if self.pending == 0 {
             return Ok(());
         }
@@ -359,73 +500,138 @@ impl<W: Write + Send> ParquetRows<W> {
             })
             .collect();
         let batch = RecordBatch::try_new(self.schema.clone(), arrays)?;
-        self.writer.write(&batch)?;
+        // Encoded as the Arrow writer encodes a row group.
+        let mut writers = self.factory.create_column_writers(self.groups)?;
+        let mut next = writers.iter_mut();
+        for (field, array) in self.schema.fields().iter().zip(batch.columns()) {
+            for leaf in compute_leaves(field, array)? {
+                next.next()
+                    .ok_or_else(|| io::Error::other("more leaves than column writers"))?
+                    .write(&leaf)?;
+            }
+        }
+        let chunks = writers
+            .into_iter()
+            .map(|w| w.close())
+            .collect::<Result<Vec<_>, _>>()?;
+        let pages: Option<Vec<_>> = self.index.is_some().then(|| {
+            chunks
+                .iter()
+                .map(|c| {
+                    (
+                        c.close().column_index.clone(),
+                        c.close().offset_index.clone(),
+                    )
+                })
+                .collect()
+        });
+        let mut group = self.file.next_row_group()?;
+        for chunk in chunks {
+            chunk.append_to_row_group(&mut group)?;
+        }
+        let meta = group.close()?;
+        self.file.flush()?;
+        self.groups += 1;
         self.pending = 0;
+        if let (Some(index), Some(pages)) = (&mut self.index, pages) {
+            let record = index_record(&meta, pages)?;
+            let len = u32::try_from(record.len())
+                .map_err(|_| io::Error::other("a row group's metadata over 4 GiB"))?;
+            index.extend_from_slice(&len.to_le_bytes());
+            index.extend_from_slice(&record);
+        }
         Ok(())
     }
 
     /// Writes the last row group and the footer; returns the output.
     pub fn finish(mut self) -> Result<Written<W>, ParquetError> {
-        self.flush_batch()?;
-        // Flushes the last row group and writes the footer.
-        let mut counted = self.writer.into_inner()?;
-        counted.flush()?;
+        self.end_row_group()?;
+        let mut out = self.file.into_inner()?;
+        out.flush()?;
         Ok(Written {
-            bytes: counted.bytes,
-            blake3: counted.hasher.finalize().to_hex().to_string(),
-            inner: counted.inner,
+            inner: out,
             rows: self.rows,
         })
     }
 }
 
-/// Converts a run's staged CSV (header and rows) into its Parquet file.
-#[derive(Clone, Debug)]
-pub struct Conversion {
-    pub game: String,
-    pub columns: Vec<String>,
-    pub metadata: Vec<(String, String)>,
+/// The index record's key for which columns' statistics are also written in
+/// the deprecated min and max fields (`1` or `0` per column).
+const COMPATIBLE_KEY: &str = "cardsim.min_max_compatible";
+
+/// A column chunk's metadata read back from an index record, its
+/// statistics marked to fill the deprecated min and max fields again when
+/// they did.
+fn with_min_max(
+    chunk: &parquet::file::metadata::ColumnChunkMetaData,
+    compatible: bool,
+) -> Result<parquet::file::metadata::ColumnChunkMetaData, ParquetError> {
+    use parquet::file::statistics::Statistics as S;
+    let Some(stats) = chunk.statistics().filter(|_| compatible) else {
+        return Ok(chunk.clone());
+    };
+    let stats = match stats.clone() {
+        S::Boolean(v) => S::Boolean(v.with_backwards_compatible_min_max(true)),
+        S::Int32(v) => S::Int32(v.with_backwards_compatible_min_max(true)),
+        S::Int64(v) => S::Int64(v.with_backwards_compatible_min_max(true)),
+        S::Int96(v) => S::Int96(v.with_backwards_compatible_min_max(true)),
+        S::Float(v) => S::Float(v.with_backwards_compatible_min_max(true)),
+        S::Double(v) => S::Double(v.with_backwards_compatible_min_max(true)),
+        S::ByteArray(v) => S::ByteArray(v.with_backwards_compatible_min_max(true)),
+        S::FixedLenByteArray(v) => S::FixedLenByteArray(v.with_backwards_compatible_min_max(true)),
+    };
+    Ok(chunk.clone().into_builder().set_statistics(stats).build()?)
 }
 
-impl Conversion {
-    /// Where the Parquet file is written before it is renamed into place:
-    /// `PATH.converting.partial`.
-    pub fn target(path: &std::path::Path) -> std::path::PathBuf {
-        let mut s = path.as_os_str().to_owned();
-        s.push(".converting.partial");
-        std::path::PathBuf::from(s)
-    }
-
-    /// Reads the CSV at `csv` and writes (and syncs) the Parquet file at
-    /// `target`: the same bytes as rows streamed straight to Parquet.
-    pub fn run(
-        &self,
-        csv: &std::path::Path,
-        target: &std::path::Path,
-    ) -> Result<Written<()>, ParquetError> {
-        let input = std::fs::File::open(csv)?;
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .from_reader(io::BufReader::with_capacity(1 << 20, input));
-        let out = io::BufWriter::with_capacity(1 << 20, std::fs::File::create(target)?);
-        let mut rows = ParquetRows::new(out, &self.game, &self.columns, self.metadata.clone())?;
-        let mut record = csv::ByteRecord::new();
-        while reader
-            .read_byte_record(&mut record)
-            .map_err(|e| io::Error::other(format!("the staged CSV {}: {e}", csv.display())))?
-        {
-            rows.push(&record)?;
+/// A row group's index record: a Parquet footer of that row group alone,
+/// with its page index. The offset index's page locations are placed where
+/// the row group put the pages (the dictionary page first, the data pages
+/// after it, in order), as the file's own footer will have them.
+fn index_record(
+    meta: &parquet::file::metadata::RowGroupMetaData,
+    pages: Vec<(Option<ColumnIndexMetaData>, Option<OffsetIndexMetaData>)>,
+) -> Result<Vec<u8>, ParquetError> {
+    use parquet::file::metadata::page_index::PageIndexBuilder;
+    use parquet::file::metadata::{FileMetaData, ParquetMetaDataBuilder, ParquetMetaDataWriter};
+    let mut index = PageIndexBuilder::new(1, meta.num_columns());
+    for (c, (column_index, offset_index)) in pages.into_iter().enumerate() {
+        if let Some(ci) = column_index {
+            index.put_column_index(ci, 0, c);
         }
-        let done = rows.finish()?;
-        let file = done.inner.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        Ok(Written {
-            inner: (),
-            rows: done.rows,
-            bytes: done.bytes,
-            blake3: done.blake3,
-        })
+        if let Some(mut oi) = offset_index {
+            let mut at = meta.column(c).data_page_offset();
+            for location in &mut oi.page_locations {
+                location.offset = at;
+                at += i64::from(location.compressed_page_size);
+            }
+            index.put_offset_index(oi, 0, c);
+        }
     }
+    // Which statistics also fill the deprecated min and max fields: a
+    // footer read back does not say, and the file's own footer has them.
+    let compatible: String = meta
+        .columns()
+        .iter()
+        .map(|c| match c.statistics() {
+            Some(st) if st.is_min_max_backwards_compatible() => '1',
+            _ => '0',
+        })
+        .collect();
+    let file = FileMetaData::new(
+        2,
+        meta.num_rows(),
+        None,
+        Some(vec![KeyValue::new(COMPATIBLE_KEY.to_string(), compatible)]),
+        meta.schema_descr_ptr(),
+        None,
+    );
+    let all = ParquetMetaDataBuilder::new(file)
+        .add_row_group(meta.clone())
+        .set_page_index(Some(Arc::new(index.build())))
+        .build();
+    let mut out = Vec::new();
+    ParquetMetaDataWriter::new(&mut out, &all).finish()?;
+    Ok(out)
 }
 
 /// The key-value metadata of a run's Parquet file: the command that makes
@@ -587,12 +793,101 @@ mod tests {
             }
             let done = w.finish().unwrap();
             assert_eq!(done.rows, 150_000);
-            assert_eq!(done.bytes, done.inner.len() as u64);
             done.inner
         };
         let a = write(1000);
         assert_eq!(a, write(777));
         assert_eq!(&a[..4], b"PAR1");
+        // Row group by row group, the Arrow writer's own bytes.
+        let (schema, _) = schema("fishing", &cols);
+        let mut arrow = ArrowWriter::try_new(
+            Vec::new(),
+            schema.clone(),
+            Some(properties(Vec::new()).unwrap()),
+        )
+        .unwrap();
+        use arrow_array::{Int64Array, StringArray};
+        let all = RecordBatch::try_new(
+            schema.clone(),
+            vec![
+                Arc::new(Int64Array::from_iter_values(0..150_000)),
+                Arc::new(StringArray::from_iter(
+                    (0..150_000).map(|i| (i % 3 != 0).then_some("win")),
+                )),
+                Arc::new(Int64Array::from_iter_values((0..150_000).map(|i| i * 7))),
+            ],
+        )
+        .unwrap();
+        arrow.write(&all).unwrap();
+        assert!(
+            arrow.into_inner().unwrap() == a,
+            "not the Arrow writer's bytes"
+        );
+    }
+
+    /// A file cut off after whole row groups, rebuilt from its row-group
+    /// index, ends as the uncut file: the rebuilt writer passes the prefix
+    /// again (the same bytes) and goes on.
+    #[test]
+    fn a_file_resumed_from_its_index_is_the_uncut_file() {
+        let cols = vec![
+            "outcome".to_string(),
+            "cards_played".to_string(),
+            "winner".to_string(),
+        ];
+        let row = |i: usize| {
+            format!(
+                "{i},{},{},{}\n",
+                ["win", "", "cycle"][i % 3],
+                (i * 7919) % 1000,
+                if i.is_multiple_of(5) {
+                    String::new()
+                } else {
+                    (i % 4).to_string()
+                }
+            )
+        };
+        let meta = vec![("cardsim.seed".to_string(), "9".to_string())];
+        let mut uncut = ParquetRows::new(Vec::new(), "fishing", &cols, meta.clone())
+            .unwrap()
+            .keep_index();
+        let (mut cut_at, mut index) = (0, Vec::new());
+        for i in 0..200_000 {
+            uncut.write_csv(row(i).as_bytes()).unwrap();
+            if i + 1 == 2 * ROW_GROUP_ROWS {
+                assert_eq!(uncut.pending(), 0);
+                cut_at = uncut.bytes() as usize;
+                index = uncut.take_index();
+            }
+        }
+        let uncut = uncut.finish().unwrap().inner;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cut.parquet");
+        // The cut file: its prefix and some of the row group after it.
+        std::fs::write(&path, &uncut[..cut_at + 5000]).unwrap();
+        let prefix = std::fs::File::open(&path).unwrap();
+        let mut resumed =
+            ParquetRows::resume(Vec::new(), "fishing", &cols, meta, &prefix, &index).unwrap();
+        assert_eq!(
+            (resumed.rows(), resumed.bytes()),
+            (2 * ROW_GROUP_ROWS as u64, cut_at as u64)
+        );
+        for i in 2 * ROW_GROUP_ROWS..200_000 {
+            resumed.write_csv(row(i).as_bytes()).unwrap();
+        }
+        let resumed = resumed.finish().unwrap().inner;
+        let first = resumed.iter().zip(&uncut).position(|(a, b)| a != b);
+        assert!(
+            resumed == uncut,
+            "the resumed file differs: {} vs {} bytes, first at {first:?} (cut at {cut_at})",
+            resumed.len(),
+            uncut.len()
+        );
+        // A damaged index is refused, not trusted.
+        let short = &index[..index.len() - 1];
+        assert!(
+            ParquetRows::resume(Vec::new(), "fishing", &cols, Vec::new(), &prefix, short).is_err()
+        );
     }
 
     #[test]

@@ -37,9 +37,11 @@ use super::{Game, GameFailure, Metric, MetricKind, Observations, Row};
 use crate::rng::game_rng;
 
 mod outputs;
+mod parquet_out;
 mod writer;
 pub(crate) use outputs::check_distinct;
 use outputs::{open_extra, open_stream, Outputs};
+use parquet_out::ParquetOut;
 use writer::Writer;
 
 /// Games per chunk: the unit of parallel work (never a single game).
@@ -71,8 +73,8 @@ pub enum OutputFormat {
     #[default]
     Csv,
     /// Parquet ([`super::parquet`]): typed columns, zstd, the command in
-    /// its metadata. To a regular file the rows are staged as CSV under
-    /// its partial name (resumable) and converted when the run completes.
+    /// its metadata, row groups written as the rows come (to a regular
+    /// file resumable at row-group boundaries, see `runner/parquet_out.rs`).
     Parquet,
 }
 
@@ -306,7 +308,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     };
     let start = match &checkpoint {
         Some(ckpt) if config.resume && ckpt.exists() => {
-            Start::resumed(ckpt, &identity, shard_info, &metrics, &range)?
+            Start::resumed(ckpt, &identity, shard_info, &metrics, &range, parquet)?
         }
         Some(ckpt) if config.resume => {
             if !config.quiet {
@@ -321,34 +323,23 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         }
         _ => Start::fresh(&metrics, range.start),
     };
-    // Parquet to a regular file is staged as CSV under the file's partial
-    // name (checkpointed and resumable like any CSV run) and converted when
-    // the run completes; to a FIFO, a device or stdout it streams.
-    let staged_parquet = parquet && checkpoint.is_some();
-    let convert = staged_parquet.then(|| super::parquet::Conversion {
-        game: game.name().to_string(),
-        columns: columns.clone(),
-        metadata: super::parquet::run_metadata(&identity, &config.command, config.shard),
-    });
-    let (csv, parquet_rows) = if parquet && !staged_parquet {
-        let sink = open_stream(outputs.csv.as_ref(), None, "--out", None)?;
-        let metadata = super::parquet::run_metadata(&identity, &config.command, config.shard);
-        let rows = super::parquet::ParquetRows::new(
-            super::parquet::SinkWriter(sink),
-            game.name(),
-            &columns,
-            metadata,
-        )
-        .map_err(|e| RunError::Internal(format!("cannot start the Parquet file: {e}")))?;
-        (StreamSink::discard(), Some(rows))
-    } else {
-        let csv = open_stream(
-            outputs.csv.as_ref(),
-            start.csv.as_ref(),
-            "--out",
-            Some(&header_bytes(&columns)?),
-        )?;
-        (csv, None)
+    // Parquet is written row group by row group as the rows come; to a
+    // regular file with a row-group index, so that it can resume.
+    let (csv, parquet_out) = match outputs.csv.as_ref().filter(|_| parquet) {
+        Some(dest) => {
+            let metadata = ParquetOut::metadata(&identity, config);
+            let out = ParquetOut::open(dest, &start, game.name(), &columns, metadata)?;
+            (StreamSink::discard(), Some(out))
+        }
+        None => {
+            let csv = open_stream(
+                outputs.csv.as_ref(),
+                start.csv.as_ref(),
+                "--out",
+                Some(&header_bytes(&columns)?),
+            )?;
+            (csv, None)
+        }
     };
     let side_header = side_columns.as_deref().map(header_bytes).transpose()?;
     let side = open_extra(
@@ -371,9 +362,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     }
     let mut writer = Writer {
         csv,
-        parquet: parquet_rows,
-        parquet_dest: outputs.csv.clone().filter(|_| parquet),
-        convert,
+        parquet: parquet_out,
         side,
         bundle,
         files_dir: config.files_dir.clone(),
@@ -537,6 +526,8 @@ struct Start {
     csv: Option<FileMark>,
     side: Option<FileMark>,
     bundle: Option<FileMark>,
+    /// The Parquet output's row-group index.
+    row_groups: Option<FileMark>,
     elapsed_s: f64,
     started_unix_s: f64,
     accs: Vec<Accumulator>,
@@ -557,6 +548,7 @@ impl Start {
             csv: None,
             side: None,
             bundle: None,
+            row_groups: None,
             elapsed_s: 0.0,
             started_unix_s: unix_now(),
             accs: metrics.iter().map(|m| Accumulator::new(m.kind)).collect(),
@@ -569,6 +561,7 @@ impl Start {
         shard: Option<ShardInfo>,
         metrics: &[Metric],
         range: &Range<u64>,
+        parquet: bool,
     ) -> Result<Start, RunError> {
         let refuse = |why: String| {
             RunError::Input(format!(
@@ -584,6 +577,19 @@ impl Start {
                 "belongs to another run (game, seed, games, options, shard or version differ)"
                     .into(),
             ));
+        }
+        match (parquet, ckpt.row_groups.is_some()) {
+            (true, false) => {
+                return Err(refuse(
+                    "has no row-group index: it was made by a run that wrote CSV (or by an \
+                     older cardsim, which staged Parquet as CSV)"
+                        .into(),
+                ))
+            }
+            (false, true) => {
+                return Err(refuse("was made by a run that wrote Parquet".into()));
+            }
+            _ => {}
         }
         let in_range = range.start <= ckpt.next_game && ckpt.next_game <= range.end;
         if ckpt.state.len() != metrics.len()
@@ -609,6 +615,7 @@ impl Start {
             csv: Some(ckpt.csv),
             side: ckpt.side,
             bundle: ckpt.bundle,
+            row_groups: ckpt.row_groups,
             elapsed_s: ckpt.elapsed_s,
             started_unix_s: ckpt.started_unix_s,
             accs,

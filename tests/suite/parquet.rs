@@ -217,8 +217,127 @@ fn a_killed_parquet_run_resumes_to_the_uncut_file() {
     assert_eq!(
         left,
         ["cut.parquet"],
-        "the staged CSV, checkpoint or lock stayed"
+        "the row-group index, checkpoint or lock stayed"
     );
+}
+
+/// Runs in `dir`, expects exit status 2 and one `error:` line; returns it.
+fn bad_in(dir: &Path, args: &[&str]) -> String {
+    let out = cardsim()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("cardsim runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    err
+}
+
+/// A hold'em run writing Parquet (and its pots CSV) killed with SIGKILL
+/// while a row group is being filled, and with torn bytes after what its
+/// checkpoint vouches for (a row group, and its index record, cut off in
+/// the middle), resumes at its last whole row group and ends byte for byte
+/// as an uncut run with another thread count. A row-group index edited
+/// inside what the checkpoint vouches for is refused on one line.
+#[test]
+fn a_parquet_run_killed_inside_a_row_group_resumes_to_the_uncut_file() {
+    let dir = TempDir::new().expect("temp dir");
+    let d = dir.path();
+    std::fs::create_dir(d.join("uncut")).expect("mkdir");
+    let run = [
+        "holdem",
+        "-n",
+        "200000",
+        "--players",
+        "3",
+        "--checkpoint-every",
+        "0.01",
+        "-o",
+        "h.parquet",
+        "--pots",
+        "p.csv",
+        "--summary",
+        "s.json",
+    ];
+    let mut killed = run.to_vec();
+    killed.extend(["-q", "-j", "2"]);
+    let mut child = cardsim()
+        .current_dir(d)
+        .args(&killed)
+        .spawn()
+        .expect("run starts");
+    let started = std::time::Instant::now();
+    let ckpt = d.join("h.parquet.partial.ckpt");
+    while !ckpt.exists() && started.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let status = child.wait().expect("wait");
+    assert!(!status.success(), "the run ended before its kill");
+    assert!(
+        !d.join("h.parquet").exists(),
+        "a killed run left a final file"
+    );
+    let index = d.join("h.parquet.groups.partial");
+    let partial = d.join("h.parquet.partial");
+    assert!(index.exists(), "no row-group index beside the partial file");
+    // Edited inside the vouched-for prefix: refused.
+    let good = std::fs::read(&index).expect("index");
+    let mut edited = good.clone();
+    edited[10] ^= 0x20;
+    std::fs::write(&index, &edited).expect("write");
+    let mut resume = run.to_vec();
+    resume.push("--resume");
+    let err = bad_in(d, &resume);
+    assert!(
+        err.contains("cannot resume") && err.contains("h.parquet.groups.partial"),
+        "{err}"
+    );
+    std::fs::write(&index, &good).expect("write");
+    // Torn bytes past the checkpoint: cut off.
+    for path in [&index, &partial] {
+        let mut bytes = std::fs::read(path).expect("read");
+        bytes.extend_from_slice(&[0x5a; 777]);
+        std::fs::write(path, bytes).expect("write");
+    }
+    let out = cardsim()
+        .current_dir(d)
+        .args(&resume)
+        .output()
+        .expect("cardsim runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let at: u64 = err
+        .split("resuming at game ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .map(|n| n.replace(',', ""))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no resuming line: {err}"));
+    assert!(
+        at > 0 && at.is_multiple_of(65_536),
+        "resumed at game {at}, not a row-group boundary"
+    );
+    let mut uncut = run.to_vec();
+    uncut.extend(["-q", "-j", "1"]);
+    ok_in(&d.join("uncut"), &uncut);
+    for name in ["h.parquet", "p.csv"] {
+        assert!(
+            std::fs::read(d.join(name)).expect("file")
+                == std::fs::read(d.join("uncut").join(name)).expect("file"),
+            "{name} differs from the uncut run's"
+        );
+    }
+    let out = ok_in(d, &["verify", "s.json"]);
+    assert!(out.contains("CSV h.parquet (200000 rows"), "{out}");
+    let mut left: Vec<_> = std::fs::read_dir(d)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["h.parquet", "p.csv", "s.json", "uncut"]);
 }
 
 #[test]

@@ -3,8 +3,9 @@
 //! of their own, and ends the run (finished, failed or interrupted) saying
 //! exactly what it left on disk.
 
+use super::parquet_out::{Boundary, ParquetOut};
 use super::*;
-use crate::sim::parquet::{Conversion, ParquetError, ParquetRows, SinkWriter};
+use crate::sim::parquet::ParquetError;
 
 /// One of the writer's streamed outputs, for error messages.
 #[derive(Clone, Copy)]
@@ -56,12 +57,7 @@ pub(super) struct Writer {
     pub(super) csv: StreamSink,
     /// With Parquet output: the rows go here (and `csv` discards them)
     /// until [`Writer::finish`] puts the finished file's sink in `csv`.
-    pub(super) parquet: Option<ParquetRows<SinkWriter>>,
-    /// The Parquet file's destination, for messages and clean-up.
-    pub(super) parquet_dest: Option<Destination>,
-    /// With Parquet output to a regular file: the rows are staged as CSV
-    /// in `csv` and converted by [`Writer::finish`].
-    pub(super) convert: Option<crate::sim::parquet::Conversion>,
+    pub(super) parquet: Option<ParquetOut>,
     pub(super) side: Option<StreamSink>,
     pub(super) bundle: Option<StreamSink>,
     pub(super) files_dir: Option<PathBuf>,
@@ -117,7 +113,7 @@ impl Writer {
             for chunk in batch {
                 let chunk = chunk?;
                 let r = match &mut self.parquet {
-                    Some(pq) => pq.write_csv(&chunk.csv).map_err(ParquetError::into_io),
+                    Some(pq) => pq.rows.write_csv(&chunk.csv).map_err(ParquetError::into_io),
                     None => self.csv.write(&chunk.csv, chunk.games),
                 };
                 self.check(r, Which::Csv)?;
@@ -152,6 +148,7 @@ impl Writer {
                     self.progress.advance(games);
                     return Err(self.game_failed(failure));
                 }
+                self.parquet_boundary(self.progress.first + self.progress.done + games)?;
             }
             self.progress.advance(games);
             if self
@@ -162,7 +159,7 @@ impl Writer {
                 self.settle_checkpoint()?;
             }
             let due = self.last_checkpoint.elapsed() >= self.every;
-            if self.checkpoint.is_some() && due && self.pending.is_none() {
+            if self.checkpoint.is_some() && due && self.pending.is_none() && self.news() {
                 self.begin_checkpoint()?;
             }
         }
@@ -194,8 +191,8 @@ impl Writer {
                 Which::Side => self.side.as_ref(),
                 Which::Bundle => self.bundle.as_ref(),
             };
-            let name = match (which, &self.parquet_dest) {
-                (Which::Csv, Some(dest)) => dest.describe(),
+            let name = match (which, &self.parquet) {
+                (Which::Csv, Some(pq)) => pq.dest.describe(),
                 _ => sink
                     .and_then(StreamSink::destination)
                     .map_or("the output".into(), Destination::describe),
@@ -206,10 +203,22 @@ impl Writer {
 
     /// The partial files of a regular-file run.
     fn partials(&self) -> Vec<String> {
-        [Some(&self.csv), self.side.as_ref(), self.bundle.as_ref()]
+        let parquet = self.parquet.as_ref().map(|pq| &pq.dest);
+        let index = self.parquet.as_ref().and_then(|pq| pq.index.as_ref());
+        let sinks = [
+            Some(&self.csv),
+            self.side.as_ref(),
+            self.bundle.as_ref(),
+            index,
+        ];
+        parquet
             .into_iter()
-            .flatten()
-            .filter_map(|s| s.destination())
+            .chain(
+                sinks
+                    .into_iter()
+                    .flatten()
+                    .filter_map(StreamSink::destination),
+            )
             .filter(|d| d.is_regular())
             .filter_map(Destination::writing_path)
             .map(|p| p.display().to_string())
@@ -267,10 +276,14 @@ impl Writer {
         let csv = std::mem::replace(&mut self.csv, StreamSink::discard());
         csv.abandon();
         if let Some(pq) = self.parquet.take() {
-            drop(pq);
-            if let Some(Destination::Atomic(p)) = &self.parquet_dest {
+            let ParquetOut {
+                rows, dest, index, ..
+            } = pq;
+            drop(rows);
+            if let Destination::Atomic(p) = &dest {
                 let _ = std::fs::remove_file(partial_path(p));
             }
+            index.into_iter().for_each(StreamSink::abandon);
         }
         self.side.take().into_iter().for_each(StreamSink::abandon);
         self.bundle.take().into_iter().for_each(StreamSink::abandon);
@@ -296,13 +309,22 @@ impl Writer {
             grouped(at),
             grouped(range.end)
         );
-        let kept = if self.checkpoint.is_some() {
+        if self.checkpoint.is_some() {
             if let Err(e) = self.save_checkpoint() {
                 return e;
             }
+        }
+        // A Parquet file resumes at its last whole row group (none yet:
+        // nothing to resume).
+        let kept = if let (Some(_), Some(saved)) = (&self.checkpoint, self.saved_at) {
             let ckpt = self.checkpoint.as_ref().map(|p| p.display().to_string());
+            let from = if saved < at {
+                format!(" (whole row groups up to game {})", grouped(saved))
+            } else {
+                String::new()
+            };
             format!(
-                ": kept {} and its checkpoint {}; to continue, run: {}",
+                ": kept {}{from} and its checkpoint {}; to continue, run: {}",
                 self.partials().join(", "),
                 ckpt.unwrap_or_default(),
                 resume_command(&config.command)
@@ -318,6 +340,11 @@ impl Writer {
                      (a run resumes only with --out FILE)",
                     d.describe(),
                     grouped(at)
+                ),
+                _ if self.parquet.as_ref().is_some_and(|pq| pq.index.is_some()) => format!(
+                    ": nothing was kept (a Parquet file resumes from its first whole row group \
+                     of {} games)",
+                    grouped(crate::sim::parquet::ROW_GROUP_ROWS as u64)
                 ),
                 _ => ": nothing was kept (a run resumes only with --out FILE)".to_string(),
             };
@@ -422,18 +449,56 @@ impl Writer {
                 files.push((name, file));
             }
         }
-        let next_game = self.progress.first + self.progress.done;
-        let ckpt = Checkpoint {
-            identity: self.identity.clone(),
-            shard: self.shard,
-            next_game,
-            csv: self.csv.resume_point().into(),
-            side: self.side.as_ref().map(|s| s.resume_point().into()),
-            bundle: self.bundle.as_ref().map(|s| s.resume_point().into()),
-            elapsed_s: self.elapsed(),
-            started_unix_s: self.started_unix_s,
-            state: self.state(),
+        let ckpt = match &mut self.parquet {
+            // A Parquet file: at its last row-group boundary, or not yet.
+            Some(ParquetOut {
+                rows,
+                dest,
+                index: Some(index),
+                boundary,
+            }) => {
+                let Some(b) = boundary.as_ref() else {
+                    return Ok(None);
+                };
+                let index_name = index
+                    .destination()
+                    .map_or(String::new(), Destination::describe);
+                for (sink, name) in [
+                    (&mut rows.inner_mut().sink, dest.describe()),
+                    (index, index_name),
+                ] {
+                    let file = sink
+                        .to_sync()
+                        .map_err(RunError::io(format!("cannot write {name}")))?;
+                    files.extend(file.map(|f| (name, f)));
+                }
+                Checkpoint {
+                    identity: self.identity.clone(),
+                    shard: self.shard,
+                    next_game: b.next_game,
+                    csv: b.file.clone(),
+                    side: b.side.clone(),
+                    bundle: b.bundle.clone(),
+                    row_groups: Some(b.index.clone()),
+                    elapsed_s: b.elapsed_s,
+                    started_unix_s: self.started_unix_s,
+                    state: b.accs.iter().map(|a| a.to_state("")).collect(),
+                }
+            }
+            _ => Checkpoint {
+                identity: self.identity.clone(),
+                shard: self.shard,
+                next_game: self.progress.first + self.progress.done,
+                csv: self.csv.resume_point().into(),
+                side: self.side.as_ref().map(|s| s.resume_point().into()),
+                bundle: self.bundle.as_ref().map(|s| s.resume_point().into()),
+                row_groups: None,
+                elapsed_s: self.elapsed(),
+                started_unix_s: self.started_unix_s,
+                state: self.state(),
+            },
         };
+        let next_game = ckpt.next_game;
         let sealed = ckpt
             .seal()
             .map_err(|e| RunError::Internal(format!("checkpoint: {e}")))?;
@@ -443,6 +508,67 @@ impl Writer {
             sealed,
             next_game,
         }))
+    }
+
+    /// Whether a checkpoint taken now would say more than the one on disk:
+    /// always for a CSV; for a Parquet file, once a row group has ended
+    /// since.
+    fn news(&self) -> bool {
+        match &self.parquet {
+            Some(ParquetOut {
+                index: Some(_),
+                boundary,
+                ..
+            }) => boundary.as_ref().map(|b| b.next_game) > self.saved_at,
+            _ => true,
+        }
+    }
+
+    /// After a chunk: appends the index records of the row groups it ended
+    /// and, when its rows ended one (row groups hold whole chunks), takes
+    /// the run's state there, where the next checkpoint resumes.
+    fn parquet_boundary(&mut self, next_game: u64) -> Result<(), RunError> {
+        let Some(ParquetOut {
+            rows,
+            index: Some(index),
+            boundary,
+            ..
+        }) = &mut self.parquet
+        else {
+            return Ok(());
+        };
+        let records = rows.take_index();
+        if records.is_empty() {
+            return Ok(());
+        }
+        if let Err(e) = index.write(&records, 0) {
+            let name = index
+                .destination()
+                .map_or(String::new(), Destination::describe);
+            self.settle_checkpoint()?;
+            return Err(RunError::io(format!("cannot write {name}"))(e).leaving(&self.left()));
+        }
+        if rows.pending() > 0 {
+            return Ok(());
+        }
+        let sink = &rows.inner().sink;
+        let file = FileMark {
+            bytes: sink.bytes(),
+            rows: rows.rows(),
+            blake3: sink.digest(),
+        };
+        let index = index.resume_point().into();
+        let elapsed_s = self.elapsed_before + self.started.elapsed().as_secs_f64();
+        *boundary = Some(Boundary {
+            next_game,
+            file,
+            index,
+            side: self.side.as_ref().map(|s| s.resume_point().into()),
+            bundle: self.bundle.as_ref().map(|s| s.resume_point().into()),
+            accs: self.accs.clone(),
+            elapsed_s,
+        });
+        Ok(())
     }
 
     fn state(&self) -> Vec<crate::sim::stats::AccumulatorState> {
@@ -463,54 +589,56 @@ impl Writer {
         threads: usize,
     ) -> Result<RunOutcome, RunError> {
         self.progress.finish();
-        if let Some(pq) = self.parquet.take() {
-            let name = self
-                .parquet_dest
-                .as_ref()
-                .map_or("the output".into(), Destination::describe);
-            let done = pq
-                .finish()
-                .map_err(|e| RunError::io(format!("cannot write {name}"))(e.into_io()));
-            let done = match done {
-                Ok(done) => done,
-                Err(e) => {
-                    self.discard_unresumable();
-                    return Err(e);
-                }
-            };
-            let mut sink = done.inner.0;
-            sink.add_rows(done.rows);
-            if let Err(e) = sink.sync() {
-                sink.abandon();
-                return Err(RunError::io(format!("cannot write {name}"))(e));
-            }
-            self.csv = sink;
+        // A Parquet file: its last row group ends the last boundary, which
+        // a last checkpoint vouches for; then the footer, and the file is
+        // synced and kept in `csv` to be renamed with the others.
+        let mut parquet_index = None;
+        if let Some(pq) = &mut self.parquet {
+            let r = pq.rows.end_row_group().map_err(ParquetError::into_io);
+            self.check(r, Which::Csv)?;
+            self.parquet_boundary(range.end)?;
         }
         if self.checkpoint.is_some() {
             self.save_checkpoint()?;
-        } else {
+        }
+        if let Some(pq) = self.parquet.take() {
+            let left = match self.saved_at {
+                Some(_) => self.left(),
+                None => String::new(),
+            };
+            let ParquetOut {
+                rows, dest, index, ..
+            } = pq;
+            let name = dest.describe();
+            let fail =
+                |e: io::Error| RunError::io(format!("cannot write {name}"))(e).leaving(&left);
+            let mut sink = match rows.finish() {
+                Ok(done) => {
+                    let mut sink = done.inner.sink;
+                    sink.add_rows(done.rows.saturating_sub(sink.rows()));
+                    sink
+                }
+                Err(e) => {
+                    if self.saved_at.is_none() {
+                        // Nothing to resume (a stream): nothing kept.
+                        if let Destination::Atomic(p) = &dest {
+                            let _ = std::fs::remove_file(partial_path(p));
+                        }
+                        index.into_iter().for_each(StreamSink::abandon);
+                        self.discard_unresumable();
+                    }
+                    return Err(fail(e.into_io()));
+                }
+            };
+            if let Err(e) = sink.sync() {
+                return Err(fail(e));
+            }
+            self.csv = sink;
+            parquet_index = index;
+        } else if self.checkpoint.is_none() {
             let r = self.csv.flush();
             self.check(r, Which::Csv)?;
         }
-        // A staged Parquet file: converted from the complete CSV, synced
-        // under its own temporary name; renamed below with the others.
-        let converted = match (&self.convert, &self.parquet_dest) {
-            (Some(conv), Some(Destination::Atomic(path))) => {
-                let target = Conversion::target(path);
-                let done = conv.run(&partial_path(path), &target).map_err(|e| {
-                    let _ = std::fs::remove_file(&target);
-                    RunError::io(format!("cannot write {}", target.display()))(e.into_io()).leaving(
-                        &format!(
-                            "; the complete rows are kept as CSV in {} with the checkpoint: \
-                             run the same command with --resume to convert them",
-                            partial_path(path).display()
-                        ),
-                    )
-                })?;
-                Some((target, path.clone(), done))
-            }
-            _ => None,
-        };
         let wall = self.elapsed();
         let played = range.end - range.start;
         let summary_at = config.summary.as_deref().unwrap_or(Path::new("-"));
@@ -543,15 +671,7 @@ impl Writer {
                 0.0
             },
             merged: None,
-            csv: match &converted {
-                Some((_, _, done)) => Some(FileRecord::new(
-                    config.out.as_deref().map(|p| recorded_path(p, summary_at)),
-                    done.rows,
-                    done.bytes,
-                    done.blake3.clone(),
-                )),
-                None => record(Some(&self.csv), config.out.as_deref()),
-            },
+            csv: record(Some(&self.csv), config.out.as_deref()),
             side_csv: record(self.side.as_ref(), config.side_out.as_deref()),
             bundle: record(self.bundle.as_ref(), config.files_bundle.as_deref()),
             metrics: metrics
@@ -594,18 +714,7 @@ impl Writer {
             checkpoint,
             ..
         } = self;
-        let csv = match &converted {
-            Some((target, path, _)) => {
-                std::fs::rename(target, path).map_err(RunError::io(format!(
-                    "cannot rename {} into place",
-                    path.display()
-                )))?;
-                // The staged CSV goes once the checkpoint is gone (below).
-                None
-            }
-            None => Some(csv),
-        };
-        for sink in [csv, side, bundle].into_iter().flatten() {
+        for sink in [Some(csv), side, bundle].into_iter().flatten() {
             let name = sink
                 .destination()
                 .and_then(Destination::final_path)
@@ -616,9 +725,8 @@ impl Writer {
         if let Some(ckpt) = &checkpoint {
             let _ = std::fs::remove_file(ckpt);
         }
-        if let Some((_, path, _)) = &converted {
-            let _ = std::fs::remove_file(partial_path(path));
-        }
+        // The row-group index goes once the checkpoint that needs it is gone.
+        parquet_index.into_iter().for_each(StreamSink::abandon);
         commit_reports(reports)?;
         if !config.quiet {
             let _ = io::stderr().write_all(summary_table(&summary).as_bytes());
