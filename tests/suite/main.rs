@@ -37,3 +37,4 @@ mod tienlen_cli;
 mod tienlen_rules;
 mod variants_equity;
 mod variants_eval;
+mod variants_phh;

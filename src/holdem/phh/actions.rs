@@ -5,6 +5,7 @@ use super::amount::Amount;
 use super::{action_error, PhhError};
 use crate::cards::{parse_cards, Card, CardSet};
 use crate::holdem::table::TableError;
+use crate::holdem::variant::Game;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -25,8 +26,9 @@ pub(super) enum Parsed {
     Skip,
 }
 
-/// Parses one PHH action of a hand with `n` players.
-pub(super) fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
+/// Parses one PHH action of a hand with `n` players of `game` (Omaha: any
+/// hand size, up to 6 hole cards).
+pub(super) fn parse_action(text: &str, n: usize, game: Game) -> Result<Parsed, String> {
     let body = text.split('#').next().unwrap_or("");
     // At most four words make an action; a fifth is kept only to refuse
     // the line (no allocation: this runs for every action read).
@@ -80,8 +82,18 @@ pub(super) fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
         [] => Ok(Parsed::Skip),
         ["d", "dh", p, c] => {
             let c = hole(c)?;
-            if !(1..=2).contains(&c.len()) {
-                return Err(format!("hold'em deals 2 hole cards, got {}", c.len()));
+            let most = if game.is_omaha() {
+                crate::holdem::omaha::MAX_HOLE
+            } else {
+                game.hole_cards()
+            };
+            if !(1..=most).contains(&c.len()) {
+                let words = match game {
+                    Game::Holdem => "hold'em deals",
+                    Game::ShortDeck => "short deck deals",
+                    _ => "Omaha deals at most",
+                };
+                return Err(format!("{words} {most} hole cards, got {}", c.len()));
             }
             Ok(Parsed::DealHole(player(p)?, c))
         }
@@ -106,7 +118,8 @@ pub(super) fn parse_action(text: &str, n: usize) -> Result<Parsed, String> {
 }
 
 /// The deck the engine must deal from so that it deals the history's
-/// cards: hole cards (seat k gets deck[k] and deck[n + k]), then the board,
+/// cards: hole cards (seat k gets deck[k], deck[n + k], ... one per round),
+/// then the board,
 /// then every other card in order. A hole card the history does not know
 /// (`??`) is taken from a later `sm` of that player when it shows, else
 /// filled with an unused card; the players left with such placeholders are
@@ -115,11 +128,21 @@ pub(super) fn deck_of(
     parsed: &[Parsed],
     texts: &[&str],
     n: usize,
+    game: Game,
 ) -> Result<(Vec<Card>, Vec<bool>), PhhError> {
+    let holes_each = game.hole_cards();
+    let cards = game.deck();
     let mut holes: Vec<Vec<Option<Card>>> = vec![Vec::new(); n];
     let mut board = Vec::new();
     let mut used = CardSet::EMPTY;
     let mut take = |c: Card, i: usize| -> Result<(), PhhError> {
+        if !cards.contains(c) {
+            return Err(action_error(
+                i,
+                texts[i],
+                format!("card {c} is not in the {game} deck"),
+            ));
+        }
         if used.contains(c) {
             return Err(action_error(
                 i,
@@ -133,11 +156,11 @@ pub(super) fn deck_of(
     for (i, a) in parsed.iter().enumerate() {
         match a {
             Parsed::DealHole(p, c) => {
-                if holes[*p].len() + c.len() > 2 {
+                if holes[*p].len() + c.len() > holes_each {
                     return Err(action_error(
                         i,
                         texts[i],
-                        format!("p{} is dealt more than 2 hole cards", p + 1),
+                        format!("p{} is dealt more than {holes_each} hole cards", p + 1),
                     ));
                 }
                 holes[*p].extend_from_slice(c);
@@ -168,7 +191,10 @@ pub(super) fn deck_of(
     for (i, a) in parsed.iter().enumerate() {
         if let Parsed::Show(p, Some(shown)) = a {
             let hole = &mut holes[*p];
-            if hole.len() == 2 && hole.iter().any(Option::is_none) && shown.len() == 2 {
+            if hole.len() == holes_each
+                && hole.iter().any(Option::is_none)
+                && shown.len() == holes_each
+            {
                 let known: Vec<Card> = hole.iter().flatten().copied().collect();
                 if !known.iter().all(|k| shown.contains(k)) {
                     return Err(action_error(
@@ -185,14 +211,14 @@ pub(super) fn deck_of(
         }
     }
     let mut unknown = vec![false; n];
-    let mut spare = CardSet::FULL52.difference(used).iter();
-    let mut deck = vec![Card::from_index(0); 2 * n];
+    let mut spare = cards.difference(used).iter();
+    let mut deck = vec![Card::from_index(0); holes_each * n];
     for (p, h) in holes.iter().enumerate() {
-        if h.len() != 2 {
+        if h.len() != holes_each {
             return Err(PhhError::Field {
                 field: "actions",
                 why: format!(
-                    "p{} is dealt {} hole card(s), not 2 ('d dh p{} ...')",
+                    "p{} is dealt {} hole card(s), not {holes_each} ('d dh p{} ...')",
                     p + 1,
                     h.len(),
                     p + 1
@@ -206,7 +232,7 @@ pub(super) fn deck_of(
                     unknown[p] = true;
                     let c = spare
                         .next()
-                        .ok_or(PhhError::Table(TableError::Deck(2 * n + 5)))?;
+                        .ok_or(PhhError::Table(TableError::Deck(holes_each * n + 5)))?;
                     used.insert(c);
                     c
                 }
@@ -215,7 +241,7 @@ pub(super) fn deck_of(
         }
     }
     deck.extend_from_slice(&board);
-    deck.extend(CardSet::FULL52.difference(used).iter());
+    deck.extend(cards.difference(used).iter());
     Ok((deck, unknown))
 }
 
@@ -223,29 +249,33 @@ pub(super) fn deck_of(
 mod tests {
     use super::*;
 
+    fn parse_action_nt(text: &str, n: usize) -> Result<Parsed, String> {
+        parse_action(text, n, Game::Holdem)
+    }
+
     #[test]
     fn actions_parse_and_bad_ones_say_why() {
         assert_eq!(
-            parse_action("p2 cbr 300", 3),
+            parse_action_nt("p2 cbr 300", 3),
             Ok(Parsed::Act(1, Kind::RaiseTo(Amount::parse("300").unwrap())))
         );
         assert_eq!(
-            parse_action("p1 f # tank", 3),
+            parse_action_nt("p1 f # tank", 3),
             Ok(Parsed::Act(0, Kind::Fold))
         );
-        assert!(parse_action("p4 f", 3).unwrap_err().contains("p1 to p3"));
-        assert!(parse_action("p1 cbr x", 3)
+        assert!(parse_action_nt("p4 f", 3).unwrap_err().contains("p1 to p3"));
+        assert!(parse_action_nt("p1 cbr x", 3)
             .unwrap_err()
             .contains("not an amount"));
         assert_eq!(
-            parse_action("d dh p1 ????", 3),
+            parse_action_nt("d dh p1 ????", 3),
             Ok(Parsed::DealHole(0, vec![None, None]))
         );
         assert_eq!(
-            parse_action("d dh p2 As", 3),
+            parse_action_nt("d dh p2 As", 3),
             Ok(Parsed::DealHole(1, vec![Some("As".parse().unwrap())]))
         );
-        assert!(parse_action("d db ???????", 3).is_err());
-        assert!(parse_action("p1 xx", 3).is_err());
+        assert!(parse_action_nt("d db ???????", 3).is_err());
+        assert!(parse_action_nt("p1 xx", 3).is_err());
     }
 }

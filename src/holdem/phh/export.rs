@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use crate::cards::Card;
 use crate::holdem::table::{Action, HandState};
+use crate::holdem::variant::Game;
 
 /// The PHH player number (0-based) of cardsim seat `seat`.
 fn player_of(seat: usize, button: usize, n: usize) -> usize {
@@ -20,8 +21,11 @@ fn list(values: impl Iterator<Item = u64>) -> String {
 }
 
 /// The PHH text of a finished (or unfinished) hand. `index` becomes the
-/// `hand` field. The rule switches are kept as user-defined fields
-/// (`_cardsim_odd_chips`, `_cardsim_short_big_blind`) so a replay uses them.
+/// `hand` field. The variant is the game's code (`NT`, `PO`, `NS`); a
+/// betting structure the code does not imply (pot-limit hold'em, say) is
+/// written as `_cardsim_betting`. The rule switches are kept as
+/// user-defined fields (`_cardsim_odd_chips`, `_cardsim_short_big_blind`)
+/// so a replay uses them.
 pub fn export(h: &HandState, index: Option<u64>) -> String {
     let c = h.config();
     let n = c.stacks.len();
@@ -84,7 +88,12 @@ pub fn export(h: &HandState, index: Option<u64>) -> String {
     blinds[0] = c.small_blind;
     blinds[1] = c.big_blind;
     let mut out = String::new();
-    let _ = writeln!(out, "variant = 'NT'");
+    let code = match c.game {
+        Game::Holdem => "NT",
+        Game::ShortDeck => "NS",
+        Game::Plo4 | Game::Plo5 | Game::Plo6 => "PO",
+    };
+    let _ = writeln!(out, "variant = '{code}'");
     let _ = writeln!(out, "ante_trimming_status = {}", c.ante_trimming);
     let _ = writeln!(out, "antes = {}", list((0..n).map(|_| c.ante)));
     let _ = writeln!(out, "blinds_or_straddles = {}", list(blinds.into_iter()));
@@ -113,6 +122,9 @@ pub fn export(h: &HandState, index: Option<u64>) -> String {
             "finishing_stacks = {}",
             list(seat_of.iter().map(|&s| h.seats()[s].stack))
         );
+    }
+    if super::variant_rules(code).map(|(_, b)| b) != Some(c.betting) {
+        let _ = writeln!(out, "_cardsim_betting = '{}'", c.betting.key());
     }
     let _ = writeln!(out, "_cardsim_odd_chips = '{}'", c.odd_chips.key());
     let _ = writeln!(

@@ -1,6 +1,8 @@
 //! Hand histories in PHH, the open poker hand history format PokerKit reads
 //! (TOML: `variant = 'NT'`, `antes`, `blinds_or_straddles`, `min_bet`,
 //! `starting_stacks`, `actions`, ...), and their replay through the engine.
+//! Variants: `NT` (no-limit hold'em), `PO` (pot-limit Omaha: PLO4 to PLO6
+//! by the hole cards dealt) and `NS` (no-limit short deck).
 //!
 //! Players are numbered `p1..pn` from the seat left of the button to the
 //! button, as PHH and PokerKit do (heads-up, p1 is the big blind). Export
@@ -55,7 +57,7 @@ pub enum PhhError {
     Missing(&'static str),
     #[error("field '{field}': {why}")]
     Field { field: &'static str, why: String },
-    #[error("variant '{0}' is not supported (only 'NT', no-limit Texas hold'em)")]
+    #[error("variant '{0}' is not supported (only 'NT', 'PO' and 'NS': no-limit hold'em, pot-limit Omaha, no-limit short deck)")]
     Variant(String),
     #[error("action {index} ('{action}'): {why}")]
     Action {
@@ -408,8 +410,21 @@ fn replay_capped(
         }
         None => return Err(PhhError::Missing("variant")),
     };
-    if variant != "NT" {
+    let Some((game, mut betting)) = variant_rules(variant) else {
         return Err(PhhError::Variant(crate::text::quote(variant)));
+    };
+    // cardsim's own exports name a structure the code does not imply.
+    match t.get("_cardsim_betting") {
+        None => {}
+        Some(v) => {
+            betting = v
+                .as_str()
+                .and_then(Betting::from_key)
+                .ok_or_else(|| PhhError::Field {
+                    field: "_cardsim_betting",
+                    why: "expected 'no_limit' or 'pot_limit'".into(),
+                })?
+        }
     }
     let stacks_raw = amounts(t, "starting_stacks")?;
     let n = stacks_raw.len();
@@ -437,8 +452,15 @@ fn replay_capped(
     let parsed = actions
         .iter()
         .enumerate()
-        .map(|(i, a)| parse_action(a, n).map_err(|why| action_error(i, a, why)))
+        .map(|(i, a)| parse_action(a, n, game).map_err(|why| action_error(i, a, why)))
         .collect::<Result<Vec<_>, _>>()?;
+    // 'PO' names pot-limit Omaha of any hand size: the cards dealt say
+    // which (PokerKit's own 'PO' deals four).
+    let game = if game.is_omaha() {
+        omaha_game(&parsed, n)?
+    } else {
+        game
+    };
     // The minor unit: the most decimal places any amount of the hand has.
     let decimals = stacks_raw
         .iter()
@@ -497,7 +519,7 @@ fn replay_capped(
             .and_then(ShortBigBlind::from_key)
             .unwrap_or_default()
     });
-    let (deck, unknown) = deck_of(&parsed, &actions, n)?;
+    let (deck, unknown) = deck_of(&parsed, &actions, n, game)?;
     // PHH's default (and PokerKit's) is no trimming: dead antes.
     let ante_trimming = match t.get("ante_trimming_status") {
         None => false,
@@ -527,8 +549,8 @@ fn replay_capped(
         ante: antes[0],
         odd_chips,
         short_big_blind,
-        betting: Betting::NoLimit,
-        game: Game::Holdem,
+        betting,
+        game,
     };
     let forced = (!standard).then(|| {
         config.small_blind = 0;
@@ -761,6 +783,39 @@ fn replay_capped(
         all_in_reading: caps.is_some(),
         state: h,
     }))
+}
+
+/// The game and betting structure of a PHH variant code, for the codes
+/// cardsim plays: `NT` (no-limit Texas hold'em), `PO` (pot-limit Omaha,
+/// its hand size read from the deal) and `NS` (no-limit short deck).
+pub fn variant_rules(code: &str) -> Option<(Game, Betting)> {
+    match code {
+        "NT" => Some((Game::Holdem, Betting::NoLimit)),
+        "PO" => Some((Game::Plo4, Betting::PotLimit)),
+        "NS" => Some((Game::ShortDeck, Betting::NoLimit)),
+        _ => None,
+    }
+}
+
+/// The Omaha game of a 'PO' hand: the number of hole cards dealt to the
+/// player dealt the most (4 to 6; [`deck_of`] then asks that of every
+/// player).
+fn omaha_game(parsed: &[Parsed], n: usize) -> Result<Game, PhhError> {
+    let mut dealt = vec![0usize; n];
+    for a in parsed {
+        if let Parsed::DealHole(p, c) = a {
+            dealt[*p] += c.len();
+        }
+    }
+    match dealt.iter().max().copied().unwrap_or(0) {
+        0..=4 => Ok(Game::Plo4),
+        5 => Ok(Game::Plo5),
+        6 => Ok(Game::Plo6),
+        k => Err(PhhError::Field {
+            field: "actions",
+            why: format!("Omaha deals 4 to 6 hole cards, a player is dealt {k}"),
+        }),
+    }
 }
 
 /// PokerKit's reading of per-player forced bets: each player posts its

@@ -77,11 +77,54 @@ pub fn play_random_hand(rng: &mut GameRng, pokerkit: bool) -> (HandState, Vec<Ca
     play_random_actions(config, rng)
 }
 
+/// A random hand of `game` at a random table of 2 to 9 seats (fewer when
+/// the deck serves fewer), as [`play_random_hand`] plays hold'em, under
+/// the betting structure PHH's code for the game implies (pot-limit
+/// Omaha, no-limit short deck). `pokerkit` selects PokerKit's switches.
+pub fn play_random_game_hand(
+    rng: &mut GameRng,
+    game: Game,
+    pokerkit: bool,
+) -> (HandState, Vec<Card>) {
+    let most = (game.deck().len() as usize - 5) / game.hole_cards();
+    let n = rng.random_range(2..=most.min(9));
+    let bb = rng.random_range(2..=20u64);
+    let config = Config {
+        stacks: (0..n).map(|_| rng.random_range(1..=40 * bb)).collect(),
+        button: rng.random_range(0..n),
+        small_blind: bb / 2,
+        big_blind: bb,
+        ante: if rng.random_bool(0.3) {
+            rng.random_range(1..=bb / 2)
+        } else {
+            0
+        },
+        ante_trimming: true,
+        odd_chips: if pokerkit {
+            OddChips::FirstWinner
+        } else {
+            OddChips::LeftOfButton
+        },
+        short_big_blind: if pokerkit {
+            ShortBigBlind::Posted
+        } else {
+            ShortBigBlind::FullBlind
+        },
+        betting: if game.is_omaha() {
+            Betting::PotLimit
+        } else {
+            Betting::NoLimit
+        },
+        game,
+    };
+    play_random_actions(config, rng)
+}
+
 /// Deals a shuffled deck at `config`'s table and plays random legal actions
 /// to the end (a call twice as likely as the other choices, a raise all-in
 /// three times in ten); returns the hand with the deck it used.
 pub fn play_random_actions(config: Config, rng: &mut GameRng) -> (HandState, Vec<Card>) {
-    let mut deck: Vec<Card> = (0..52).map(Card::from_index).collect();
+    let mut deck: Vec<Card> = config.game.deck().to_vec();
     deck.shuffle(rng);
     let mut h = HandState::new(config, &deck).expect("a valid random table");
     while let Some(legal) = h.legal() {
@@ -118,12 +161,10 @@ pub fn hand_record(h: &HandState, deck: &[Card], index: u64) -> serde_json::Valu
     let holes: Vec<String> = h
         .seats()
         .iter()
-        .map(|s| format!("{}{}", s.hole[0], s.hole[1]))
+        .map(|s| s.hole.iter().map(|c| c.to_string()).collect())
         .collect();
-    let board: Vec<String> = deck[2 * n..2 * n + 5]
-        .iter()
-        .map(|c| c.to_string())
-        .collect();
+    let b = c.game.hole_cards() * n;
+    let board: Vec<String> = deck[b..b + 5].iter().map(|c| c.to_string()).collect();
     let actions: Vec<serde_json::Value> = h
         .history()
         .iter()
