@@ -74,11 +74,15 @@ fn columns(rows: &[Vec<String>]) -> String {
 /// The summary as the terminal table printed on stderr.
 pub fn summary_table(s: &Summary) -> String {
     let played = s.end_game - s.first_game;
-    // Hold'em plays hands; every other game plays games.
-    let noun = if s.identity.game == "holdem" {
-        "hands"
-    } else {
-        "games"
+    // Hold'em plays hands (deal groups of hands with --duplicate); every
+    // other game plays games.
+    let noun = match (
+        s.identity.game.as_str(),
+        s.identity.options.contains_key("duplicate"),
+    ) {
+        ("holdem", true) => "deal groups",
+        ("holdem", false) => "hands",
+        _ => "games",
     };
     let rate = grouped(s.games_per_s.round() as u64);
     let timing = match &s.merged {
