@@ -17,6 +17,7 @@ RUNS = [
     ("fishing", ["fishing"], dict(card_limit=40)),
     ("holdem", ["holdem"], dict(players=4, agents=["tag", "station", "random", "pushfold"],
                                 stacks="uniform:10bb-200bb")),
+    ("holdem", ["holdem"], dict(players=3, agents=["tag", "station", "random"], duplicate=True)),
     ("tienlen", ["tienlen"], dict(agents="greedy,random,planner", rotate=True)),
     ("solve", ["solve"], dict(cards=5)),
 ]
