@@ -7,7 +7,9 @@ Usage:
   python3 scripts/pokerkit_check.py hands.phhs [more.phh DIR ...]
 
 Arguments are .phh files (one hand), .phhs files (many) or directories of
-them. Every hand is created in PokerKit from its PHH fields and every action
+them. Variants: NT (NoLimitTexasHoldem), NS (NoLimitShortDeckHoldem) and PO
+(PotLimitOmahaHoldem; a PO hand of five or six hole cards is played by that
+class with five or six hole dealings, its only change). Every hand is created in PokerKit from its PHH fields and every action
 string goes through pokerkit.notation.parse_action, one at a time, with
 warnings turned into errors (never the lenient `for state in hand_history`
 loop, which repairs what it can; the one step added is the burn card before
@@ -26,7 +28,13 @@ import os
 import sys
 import warnings
 
-from pokerkit import Automation, HandHistory, NoLimitTexasHoldem
+from pokerkit import (
+    Automation,
+    HandHistory,
+    NoLimitShortDeckHoldem,
+    NoLimitTexasHoldem,
+    PotLimitOmahaHoldem,
+)
 from pokerkit.notation import parse_action
 
 AUTOMATIONS = (
@@ -40,13 +48,38 @@ AUTOMATIONS = (
 )
 
 
+class PotLimitOmaha5(PotLimitOmahaHoldem):
+    """Pot-limit Omaha dealing five hole cards (PLO5)."""
+
+    hole_dealing_count = 5
+
+
+class PotLimitOmaha6(PotLimitOmahaHoldem):
+    """Pot-limit Omaha dealing six hole cards (PLO6)."""
+
+    hole_dealing_count = 6
+
+
+def game_class(hh):
+    """PokerKit's class for the hand's variant (and Omaha hand size)."""
+    if hh.variant == "NT":
+        return NoLimitTexasHoldem
+    if hh.variant == "NS":
+        return NoLimitShortDeckHoldem
+    if hh.variant == "PO":
+        deal = next(a for a in hh.actions if a.startswith("d dh p1 "))
+        cards = len(deal.split()[3]) // 2
+        return {4: PotLimitOmahaHoldem, 5: PotLimitOmaha5, 6: PotLimitOmaha6}[cards]
+    raise AssertionError(f"variant {hh.variant!r} is not checked here")
+
+
 class CumulativeRule(Exception):
     """cardsim reopened the betting by the cumulative rule; PokerKit refuses."""
 
 
 def replay(hh):
     n = len(hh.starting_stacks)
-    state = NoLimitTexasHoldem.create_state(
+    state = game_class(hh).create_state(
         AUTOMATIONS,
         hh.ante_trimming_status,
         hh.antes,

@@ -568,6 +568,7 @@ fn replay_capped(
         forced,
         hidden,
         needless_folds: true,
+        pokerkit_reopening: true,
     };
     let mut h = HandState::new_with(config, &deck, extras).map_err(PhhError::Table)?;
     let mut board_seen = 0;

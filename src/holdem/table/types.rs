@@ -171,6 +171,11 @@ pub struct Extras {
     /// Whether a fold is accepted when a check was possible (real sites
     /// allow it; the rules refuse it as needless).
     pub needless_folds: bool,
+    /// Whether a raise PokerKit allows is accepted where the rules' reopening
+    /// rule refuses it: PokerKit counts the first bet or raise of a street
+    /// as a full raise whatever its size (so an all-in for less than the big
+    /// blind's increment reopens the betting).
+    pub pokerkit_reopening: bool,
 }
 
 /// Why a configuration or an action is refused.
