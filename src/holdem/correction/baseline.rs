@@ -25,7 +25,9 @@
 //! the run's hands; a weight fitted on the run's own hands would make a
 //! small bias.
 
+use super::chance::ChanceCorrection;
 use crate::cards::Card;
+use crate::holdem::table::HandState;
 
 /// Starting-hand classes: 13 pairs, 78 suited and 78 offsuit hands.
 pub const CLASSES: usize = 169;
@@ -65,6 +67,20 @@ pub struct Features {
     pub own: usize,
     /// Heads-up, the opponent's class.
     pub opponent: Option<usize>,
+}
+
+impl Features {
+    /// Seat `seat`'s features in a finished hold'em hand whose chance
+    /// correction is `chance`.
+    pub fn of(hand: &HandState, seat: usize, chance: &ChanceCorrection) -> Features {
+        let seats = hand.seats();
+        let class = |s: usize| hand_class([seats[s].hole[0], seats[s].hole[1]]);
+        Features {
+            by_deal: chance.by_deal.map(|d| d[seat]),
+            own: class(seat),
+            opponent: (seats.len() == 2).then(|| class(1 - seat)),
+        }
+    }
 }
 
 /// The fitted weights of one role (an agent in one seat position).
