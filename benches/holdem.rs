@@ -33,6 +33,7 @@ fn game(agent: AgentKind) -> HoldemGame {
         phh_every: None,
         player_stats: false,
         duplicate: Default::default(),
+        estimates: Default::default(),
     }
 }
 

@@ -8,7 +8,7 @@ use clap::Args;
 use super::sim_args::SimArgs;
 use crate::holdem::agents::{spec, AgentSpec};
 use crate::holdem::duplicate::{Duplicate, MOST_PLAYERS_FOR_ALL};
-use crate::holdem::sim::{HoldemGame, StackSpec};
+use crate::holdem::sim::{Estimates, HoldemGame, StackSpec};
 use crate::holdem::table::pots::OddChips;
 use crate::holdem::table::ShortBigBlind;
 use crate::sim;
@@ -160,6 +160,17 @@ pub struct HoldemArgs {
     /// Not with --pots, --phh or --player-stats.
     #[arg(long, value_name = "all", num_args = 0..=1, default_missing_value = "rotations")]
     pub duplicate: Option<String>,
+    /// Also estimate each agent's result with the luck of the cards taken
+    /// out (`chance`), and of the random agent's draws (`chance_action`):
+    /// unbiased, with a smaller interval (docs/duplicate.md).
+    #[arg(long)]
+    pub corrections: bool,
+    /// Also the `learned` estimator: before the run, play N deal groups
+    /// from a calibration stream of the seed and fit, per agent and
+    /// position, how much each deal's luck and each starting hand weigh
+    /// in the result (docs/duplicate.md). Implies --corrections.
+    #[arg(long, value_name = "N", value_parser = parse_calibration)]
+    pub calibrate: Option<u64>,
     #[command(flatten)]
     pub sim: SimArgs,
 }
@@ -268,7 +279,7 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
             ));
         }
     }
-    let game = HoldemGame {
+    let mut game = HoldemGame {
         agents,
         stacks,
         small_blind,
@@ -280,8 +291,15 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
         phh_every: args.phh.as_ref().map(|_| args.phh_every),
         player_stats: args.player_stats,
         duplicate,
+        estimates: Estimates {
+            corrections: args.corrections,
+            learned: None,
+        },
     };
     game.validate().map_err(|e| e.to_string())?;
+    if let Some(groups) = args.calibrate {
+        game.calibrate(args.sim.seed, groups);
+    }
     Ok(game)
 }
 
@@ -297,4 +315,13 @@ pub fn run(args: HoldemArgs) -> anyhow::Result<()> {
     }
     sim::run(&game, &config)?;
     Ok(())
+}
+
+/// `--calibrate N`: 1 to 10,000,000 deal groups.
+fn parse_calibration(text: &str) -> Result<u64, String> {
+    let n = super::sim_args::parse_count(text)?;
+    if !(1..=10_000_000).contains(&n) {
+        return Err(format!("{n} deal groups: calibrate on 1 to 10000000"));
+    }
+    Ok(n)
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::sim::output::RunIdentity;
 use crate::sim::stats::MetricSummary;
 
-use super::sim::{ESTIMATORS, HAND_NET};
+use super::sim::{BASE_ESTIMATORS, ESTIMATORS, HAND_NET};
 
 /// Which seatings a deal is played in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -168,8 +168,8 @@ pub fn agent_table(identity: &RunIdentity, metrics: &[MetricSummary]) -> Vec<Age
         .filter_map(|m| m.name.strip_prefix("agent_")?.strip_suffix(plain.as_str()))
         .filter(|label| {
             // `agent_X_ev_net` also ends in `_net`: a label is one whose
-            // every estimator is there.
-            ESTIMATORS
+            // every estimator of every run is there.
+            ESTIMATORS[..BASE_ESTIMATORS]
                 .iter()
                 .all(|e| find(&format!("agent_{label}_{}", e.name)).is_some())
         })

@@ -34,8 +34,10 @@ use rand::RngExt;
 
 pub use super::duplicate::Duplicate;
 
-use super::agents::{AgentSpec, AgentView, Answer, External, Session};
-use super::equity::allin::{all_in_equity, AllInEquity};
+use super::agents::{AgentKind, AgentSpec, AgentView, Answer, External, Session};
+use super::correction::baseline::{Baseline, Features, Fit};
+use super::correction::{action_correction, chance_correction, ChanceCorrection, Policy};
+use super::equity::allin::{all_in_equity, AllInEquity, MAX_SEATS};
 use super::eval::category;
 use super::phh;
 use super::table::pots::{build_pots, OddChips};
@@ -152,12 +154,46 @@ pub struct HoldemGame {
     pub player_stats: bool,
     /// Play each deal once per seating of the agents (duplicate play).
     pub duplicate: Duplicate,
+    /// The variance-reduced estimators beyond `net` and `ev_net`.
+    pub estimates: Estimates,
+}
+
+/// Which variance-reduced estimators a run computes beyond `net` and
+/// `ev_net` (docs/duplicate.md).
+#[derive(Clone, Debug, Default)]
+pub struct Estimates {
+    /// The chance and action corrections: estimators `chance` and
+    /// `chance_action`.
+    pub corrections: bool,
+    /// The learned baseline (estimator `learned`), fitted before the run.
+    pub learned: Option<Arc<Learned>>,
+}
+
+/// The learned baseline's weights, one [`Baseline`] per role: an agent
+/// (by label) in a position (seats after the button).
+#[derive(Clone, Debug)]
+pub struct Learned {
+    /// Deal groups played to fit it (from the calibration stream).
+    pub groups: u64,
+    roles: Vec<Baseline>,
+}
+
+/// The corrections of one played hand, per seat, in chips.
+#[derive(Clone, Copy, Debug)]
+pub struct Corrections {
+    pub chance: ChanceCorrection,
+    pub action: [f64; MAX_SEATS],
+    /// The learned baseline's correction (with the action correction), or
+    /// zeros without one.
+    pub learned: [f64; MAX_SEATS],
 }
 
 /// One played hand.
 pub struct PlayedHand {
     pub hand: HandState,
     pub allin: Option<AllInEquity>,
+    /// With [`Estimates::corrections`].
+    pub corrections: Option<Corrections>,
     /// Pot figures, computed once for the row and the metrics.
     figures: Figures,
 }
@@ -199,8 +235,10 @@ pub struct Estimator {
 }
 
 /// The estimators, the plain one first (the others' variance reduction is
-/// measured against it).
-pub const ESTIMATORS: [Estimator; 2] = [
+/// measured against it). A run computes the first [`BASE_ESTIMATORS`],
+/// the next two with the corrections, and all with a learned baseline
+/// ([`HoldemGame::estimators`]).
+pub const ESTIMATORS: [Estimator; 5] = [
     Estimator {
         name: "net",
         value: |p, s| net(&p.hand, s) as f64,
@@ -209,11 +247,92 @@ pub const ESTIMATORS: [Estimator; 2] = [
         name: "ev_net",
         value: ev_net,
     },
+    Estimator {
+        name: "chance",
+        value: |p, s| net(&p.hand, s) as f64 - p.corrections.map_or(0.0, |c| c.chance.chips[s]),
+    },
+    Estimator {
+        name: "chance_action",
+        value: |p, s| {
+            net(&p.hand, s) as f64
+                - p.corrections
+                    .map_or(0.0, |c| c.chance.chips[s] + c.action[s])
+        },
+    },
+    Estimator {
+        name: "learned",
+        value: |p, s| net(&p.hand, s) as f64 - p.corrections.map_or(0.0, |c| c.learned[s]),
+    },
 ];
+
+/// Estimators every run computes: `net` and `ev_net`.
+pub const BASE_ESTIMATORS: usize = 2;
+
+/// Completions counted exactly by the corrections' values, else sampled:
+/// a flop's 990 turn-and-river boards are sampled, turns and rivers counted
+/// (a sampled value keeps the estimate unbiased; at this size it adds
+/// nothing measurable to its variance, docs/duplicate.md).
+pub const CORRECTION_TRIALS: u32 = 200;
 
 impl HoldemGame {
     pub fn players(&self) -> usize {
         self.agents.len()
+    }
+
+    /// The estimators this run computes (a prefix of [`ESTIMATORS`]).
+    pub fn estimators(&self) -> &'static [Estimator] {
+        let k = match (&self.estimates.learned, self.estimates.corrections) {
+            (Some(_), _) => 5,
+            (None, true) => 4,
+            (None, false) => BASE_ESTIMATORS,
+        };
+        &ESTIMATORS[..k]
+    }
+
+    /// What the corrections know of each seat's strategy (by the agent
+    /// at each position of `--agents`).
+    fn policy(&self, at: usize) -> Policy {
+        match &self.agents[at] {
+            AgentSpec::Builtin(AgentKind::Random) => Policy::UniformKinds,
+            _ => Policy::Unknown,
+        }
+    }
+
+    /// Fits the learned baseline on `groups` deal groups of the
+    /// calibration stream (seed `mix64(seed ^ CALIBRATION_SALT)`, never the
+    /// run's own deals): per role, the least squares of each seat's result
+    /// less its action correction on its features. Turns the corrections on.
+    pub fn calibrate(&mut self, seed: u64, groups: u64) {
+        self.estimates.corrections = true;
+        self.estimates.learned = None;
+        let n = self.players();
+        let labels = self.agent_labels().len();
+        let mut fits = vec![Fit::new(n == 2); labels * n];
+        let calibration = crate::rng::mix64(seed ^ CALIBRATION_SALT);
+        let mut scratch = self.new_scratch();
+        for g in 0..groups {
+            let mut rng = crate::rng::game_rng(calibration, g);
+            // A program the user brought may fail: its hands are left out.
+            let Ok(record) = self.try_play(g, &mut rng, &mut scratch) else {
+                continue;
+            };
+            for (played, seating) in record.hands.iter().zip(&scratch.seatings) {
+                let Some(c) = played.corrections else {
+                    continue;
+                };
+                let button = played.hand.config().button;
+                for (s, &at) in seating.iter().enumerate() {
+                    let role = scratch.label_of[at] * n + (s + n - button) % n;
+                    let f = Features::of(&played.hand, s, &c.chance);
+                    fits[role].add(&f, net(&played.hand, s) as f64 - c.action[s]);
+                }
+            }
+            self.recycle(record, &mut scratch);
+        }
+        self.estimates.learned = Some(Arc::new(Learned {
+            groups,
+            roles: fits.iter().map(Fit::solve).collect(),
+        }));
     }
 
     /// The table for one hand (stacks and button drawn by the caller).
@@ -376,12 +495,53 @@ impl HoldemGame {
                     &mut substream(key, EQUITY_SALT),
                 )
             });
+        let corrections = self
+            .estimates
+            .corrections
+            .then(|| self.corrections(&hand, seating, key, &scratch.label_of));
         let figures = figures(&hand);
         Ok(PlayedHand {
             hand,
             allin,
+            corrections,
             figures,
         })
+    }
+
+    /// The corrections of a hand played by the agents `seating` (per seat,
+    /// its agent's position in `--agents`), from the hand's own stream.
+    fn corrections(
+        &self,
+        hand: &HandState,
+        seating: &[usize],
+        key: u64,
+        label_of: &[usize],
+    ) -> Corrections {
+        let mut rng = substream(key, CORRECTION_SALT);
+        let chance = chance_correction(hand, CORRECTION_TRIALS, &mut rng)
+            .expect("the simulator plays hold'em hands that replay");
+        let mut policies = [Policy::Unknown; MAX_SEATS];
+        for (p, &at) in policies.iter_mut().zip(seating) {
+            *p = self.policy(at);
+        }
+        let n = seating.len();
+        let action = action_correction(hand, &policies[..n], CORRECTION_TRIALS, &mut rng)
+            .expect("the simulator plays hold'em hands that replay")
+            .chips;
+        let mut learned = [0.0; MAX_SEATS];
+        if let Some(model) = &self.estimates.learned {
+            let button = hand.config().button;
+            for (s, &at) in seating.iter().enumerate() {
+                let role = label_of[at] * n + (s + n - button) % n;
+                let f = Features::of(hand, s, &chance);
+                learned[s] = model.roles[role].correction(&f) + action[s];
+            }
+        }
+        Corrections {
+            chance,
+            action,
+            learned,
+        }
     }
 
     /// Gives the buffers of hands played back to the scratch.
@@ -593,6 +753,10 @@ pub const DEAL_SALT: u64 = 0x6361_7264_735f_5f5f;
 pub const CHOICE_SALT: u64 = 0x6368_6f69_6365_7300;
 /// Salt of the all-in equity stream ("equity__").
 pub const EQUITY_SALT: u64 = 0x6571_7569_7479_5f5f;
+/// Salt of the stream the corrections sample their values from.
+pub const CORRECTION_SALT: u64 = 0x636f_7272_6563_7421;
+/// Salt of the calibration stream's seed (the learned baseline's hands).
+pub const CALIBRATION_SALT: u64 = 0x6361_6c69_6272_6174;
 /// Salt of the seed external agents get at seat 0; seat `s` adds `s`
 /// ("agent_se").
 pub const AGENT_SEED_SALT: u64 = 0x6167_656e_745f_7365;
@@ -638,6 +802,13 @@ impl Game for HoldemGame {
         if let Some(key) = self.duplicate.key() {
             options.insert("duplicate".into(), key.into());
         }
+        // Only runs with the corrections, or a learned baseline, have these.
+        if self.estimates.corrections {
+            options.insert("corrections".into(), "true".into());
+        }
+        if let Some(learned) = &self.estimates.learned {
+            options.insert("calibration".into(), learned.groups.to_string());
+        }
         // Only runs with an `exec:` agent running a file have this key.
         if !programs.is_empty() {
             options.insert("agent_programs".into(), programs.join(","));
@@ -652,7 +823,7 @@ impl Game for HoldemGame {
             c.extend(self.seat_names("hole"));
             c.extend(self.seat_names("stack"));
             for (label, _) in self.agent_labels() {
-                for e in &ESTIMATORS {
+                for e in self.estimators() {
                     c.push(format!("agent_{label}_{}", e.name));
                 }
             }
@@ -714,7 +885,7 @@ impl Game for HoldemGame {
         };
         let labels = self.agent_labels();
         for (label, _) in &labels {
-            for e in &ESTIMATORS {
+            for e in self.estimators() {
                 m.push(Metric::new(format!("agent_{label}_{}", e.name), fixed));
             }
         }
@@ -849,9 +1020,10 @@ impl Game for HoldemGame {
         }
         // Each agent's mean per seat and hand, per estimator.
         let labels = scratch.seats_of.len();
+        let estimators = self.estimators();
         let mut per_agent = std::mem::take(&mut scratch.per_agent);
         per_agent.clear();
-        per_agent.resize(labels * ESTIMATORS.len(), 0.0);
+        per_agent.resize(labels * estimators.len(), 0.0);
         let mut per_hand = std::mem::take(&mut scratch.per_hand);
         per_hand.clear();
         let duplicate = self.duplicate != Duplicate::Off;
@@ -862,9 +1034,9 @@ impl Game for HoldemGame {
             }
             for (s, &at) in seating.iter().enumerate() {
                 let l = scratch.label_of[at];
-                for (e, estimator) in ESTIMATORS.iter().enumerate() {
+                for (e, estimator) in estimators.iter().enumerate() {
                     let v = (estimator.value)(played, s);
-                    per_agent[l * ESTIMATORS.len() + e] += v;
+                    per_agent[l * estimators.len() + e] += v;
                     if duplicate && e == 0 {
                         per_hand[first + l] += v / scratch.seats_of[l] as f64;
                     }
@@ -873,7 +1045,7 @@ impl Game for HoldemGame {
         }
         for (l, &seats) in scratch.seats_of.iter().enumerate() {
             let times = (seats * hands.len()) as f64;
-            for v in &mut per_agent[l * ESTIMATORS.len()..(l + 1) * ESTIMATORS.len()] {
+            for v in &mut per_agent[l * estimators.len()..(l + 1) * estimators.len()] {
                 *v /= times;
             }
         }
@@ -996,7 +1168,7 @@ impl Game for HoldemGame {
         }
         at += record.per_agent.len();
         if self.duplicate != Duplicate::Off {
-            let labels = record.per_agent.len() / ESTIMATORS.len();
+            let labels = record.per_agent.len() / self.estimators().len();
             for (k, &v) in record.per_hand.iter().enumerate() {
                 obs.add(at + k % labels, v);
             }

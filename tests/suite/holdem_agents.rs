@@ -56,6 +56,7 @@ fn game(agents: Vec<AgentSpec>) -> HoldemGame {
         phh_every: None,
         player_stats: false,
         duplicate: Default::default(),
+        estimates: Default::default(),
     }
 }
 

@@ -266,6 +266,7 @@ fn game(first: AgentSpec) -> HoldemGame {
         phh_every: None,
         player_stats: false,
         duplicate: Default::default(),
+        estimates: Default::default(),
     }
 }
 

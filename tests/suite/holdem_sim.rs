@@ -27,6 +27,7 @@ fn game(agents: &[AgentKind], stacks: StackSpec) -> HoldemGame {
         phh_every: None,
         player_stats: false,
         duplicate: Default::default(),
+        estimates: Default::default(),
     }
 }
 
