@@ -183,8 +183,9 @@ pub struct Learned {
 pub struct Corrections {
     pub chance: ChanceCorrection,
     pub action: [f64; MAX_SEATS],
-    /// The learned baseline's correction (with the action correction), or
-    /// zeros without one.
+    /// The learned baseline's correction (its weights on the chance and
+    /// action corrections' parts, and the starting hands), or zeros
+    /// without one.
     pub learned: [f64; MAX_SEATS],
 }
 
@@ -301,7 +302,7 @@ impl HoldemGame {
     /// Fits the learned baseline on `groups` deal groups of the
     /// calibration stream (seed `mix64(seed ^ CALIBRATION_SALT)`, never the
     /// run's own deals): per role, the least squares of each seat's result
-    /// less its action correction on its features. Turns the corrections on.
+    /// on its features. Turns the corrections on.
     pub fn calibrate(&mut self, seed: u64, groups: u64) {
         self.estimates.corrections = true;
         self.estimates.learned = None;
@@ -323,8 +324,8 @@ impl HoldemGame {
                 let button = played.hand.config().button;
                 for (s, &at) in seating.iter().enumerate() {
                     let role = scratch.label_of[at] * n + (s + n - button) % n;
-                    let f = Features::of(&played.hand, s, &c.chance);
-                    fits[role].add(&f, net(&played.hand, s) as f64 - c.action[s]);
+                    let f = Features::of(&played.hand, s, &c.chance, c.action[s]);
+                    fits[role].add((g % 2) as usize, &f, net(&played.hand, s) as f64);
                 }
             }
             self.recycle(record, &mut scratch);
@@ -533,8 +534,8 @@ impl HoldemGame {
             let button = hand.config().button;
             for (s, &at) in seating.iter().enumerate() {
                 let role = label_of[at] * n + (s + n - button) % n;
-                let f = Features::of(hand, s, &chance);
-                learned[s] = model.roles[role].correction(&f) + action[s];
+                let f = Features::of(hand, s, &chance, action[s]);
+                learned[s] = model.roles[role].correction(&f);
             }
         }
         Corrections {

@@ -16,6 +16,7 @@ mod eval_equity_cli;
 mod file_contract;
 mod holdem_agents;
 mod holdem_cli;
+mod holdem_corrections;
 mod holdem_duplicate;
 mod holdem_equity;
 mod holdem_eval_oracle;

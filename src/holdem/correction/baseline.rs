@@ -14,6 +14,7 @@
 //! Every feature has mean zero over the deal, whatever the players do:
 //! - the four parts of the chance correction (hole cards, flop, turn,
 //!   river), each a value after a deal minus its mean over the deal;
+//! - the action correction (mean zero over the random agent's draws);
 //! - for each starting-hand class `c` (169 of them), `[hand in c] − p(c)`,
 //!   with `p(c)` the exact chance of being dealt a hand of the class (6, 4
 //!   or 12 of 1,326), for the seat and, heads-up, for its opponent.
@@ -33,6 +34,8 @@ use crate::holdem::table::HandState;
 pub const CLASSES: usize = 169;
 /// The chance correction's parts: hole cards, flop, turn, river.
 pub const DEALS: usize = 4;
+/// The weighted luck: the four deal parts and the action correction.
+const LUCK: usize = DEALS + 1;
 
 /// The class of a starting hand, `0..169`: with ranks `hi >= lo` (2 = 0,
 /// ace = 12), a pair is `hi * 13 + hi`, a suited hand `hi * 13 + lo`, an
@@ -63,6 +66,8 @@ pub fn class_probability(c: usize) -> f64 {
 pub struct Features {
     /// The chance correction's parts, in chips.
     pub by_deal: [f64; DEALS],
+    /// The action correction, in chips.
+    pub action: f64,
     /// The seat's starting-hand class.
     pub own: usize,
     /// Heads-up, the opponent's class.
@@ -70,13 +75,20 @@ pub struct Features {
 }
 
 impl Features {
+    /// The dense features: the deal parts, then the action correction.
+    fn luck(&self) -> [f64; LUCK] {
+        let [a, b, c, d] = self.by_deal;
+        [a, b, c, d, self.action]
+    }
+
     /// Seat `seat`'s features in a finished hold'em hand whose chance
     /// correction is `chance`.
-    pub fn of(hand: &HandState, seat: usize, chance: &ChanceCorrection) -> Features {
+    pub fn of(hand: &HandState, seat: usize, chance: &ChanceCorrection, action: f64) -> Features {
         let seats = hand.seats();
         let class = |s: usize| hand_class([seats[s].hole[0], seats[s].hole[1]]);
         Features {
             by_deal: chance.by_deal.map(|d| d[seat]),
+            action,
             own: class(seat),
             opponent: (seats.len() == 2).then(|| class(1 - seat)),
         }
@@ -86,7 +98,8 @@ impl Features {
 /// The fitted weights of one role (an agent in one seat position).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Baseline {
-    by_deal: [f64; DEALS],
+    /// The deal parts' weights, then the action correction's.
+    luck: [f64; LUCK],
     own: Vec<f64>,
     opponent: Vec<f64>,
     /// `Σ p(c) own[c]` and the same for `opponent`: the classes' weights
@@ -98,12 +111,7 @@ pub struct Baseline {
 impl Baseline {
     /// The correction to subtract from the seat's result.
     pub fn correction(&self, f: &Features) -> f64 {
-        let mut c: f64 = self
-            .by_deal
-            .iter()
-            .zip(&f.by_deal)
-            .map(|(w, x)| w * x)
-            .sum();
+        let mut c: f64 = self.luck.iter().zip(f.luck()).map(|(w, x)| w * x).sum();
         c += self.own[f.own] - self.own_mean;
         if let Some(o) = f.opponent {
             if !self.opponent.is_empty() {
@@ -113,80 +121,145 @@ impl Baseline {
         c
     }
 
-    /// The weights of the chance correction's parts (1 each would be the
-    /// plain chance correction).
-    pub fn deal_weights(&self) -> [f64; DEALS] {
-        self.by_deal
+    /// The weights of the chance correction's parts and of the action
+    /// correction (1 each would be the estimator `chance_action`).
+    pub fn luck_weights(&self) -> [f64; LUCK] {
+        self.luck
     }
 }
 
-/// Least squares of results on features, accumulated hand by hand.
+/// Least squares of results on features, accumulated hand by hand, in
+/// two halves of the calibration sample.
 ///
 /// The design has an intercept, the four deal parts and one indicator per
 /// class (twice heads-up): at most 343 columns, of which a hand sets at
-/// most 7, so each hand adds a few dozen products to `X'X`.
+/// most 7, so each hand adds a few dozen products to `X'X`. The class
+/// weights are shrunk towards zero by a ridge penalty chosen by
+/// cross-validation between the halves: with a noisy result or few hands a
+/// class's mean is mostly noise, and subtracting noise adds variance.
 #[derive(Clone, Debug)]
 pub struct Fit {
     heads_up: bool,
     dims: usize,
+    halves: [Moments; 2],
+}
+
+/// Sums of one half: `X'X`, `X'y`, `y'y` and the hands.
+#[derive(Clone, Debug)]
+struct Moments {
     xtx: Vec<f64>,
     xty: Vec<f64>,
+    yty: f64,
     hands: u64,
 }
 
-impl Fit {
-    pub fn new(heads_up: bool) -> Fit {
-        let dims = 1 + DEALS + CLASSES * if heads_up { 2 } else { 1 };
-        Fit {
-            heads_up,
-            dims,
+impl Moments {
+    fn new(dims: usize) -> Moments {
+        Moments {
             xtx: vec![0.0; dims * dims],
             xty: vec![0.0; dims],
+            yty: 0.0,
             hands: 0,
         }
     }
 
+    /// The residual sum of squares of weights `w` on this half.
+    fn residual(&self, w: &[f64]) -> f64 {
+        let n = w.len();
+        let mut quad = 0.0;
+        for i in 0..n {
+            let row = &self.xtx[i * n..(i + 1) * n];
+            quad += w[i] * row.iter().zip(w).map(|(a, b)| a * b).sum::<f64>();
+        }
+        let cross: f64 = w.iter().zip(&self.xty).map(|(a, b)| a * b).sum();
+        self.yty - 2.0 * cross + quad
+    }
+}
+
+/// Ridge penalties tried for the class weights, in hands: a class seen in
+/// `k` hands keeps about `k / (k + penalty)` of its mean (the last one
+/// drops the classes).
+const PENALTIES: [f64; 8] = [0.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 1e12];
+
+impl Fit {
+    pub fn new(heads_up: bool) -> Fit {
+        let dims = 1 + LUCK + CLASSES * if heads_up { 2 } else { 1 };
+        Fit {
+            heads_up,
+            dims,
+            halves: [Moments::new(dims), Moments::new(dims)],
+        }
+    }
+
     pub fn hands(&self) -> u64 {
-        self.hands
+        self.halves[0].hands + self.halves[1].hands
     }
 
     /// The nonzero columns of one hand: (column, value).
     fn row(&self, f: &Features) -> Vec<(usize, f64)> {
         let mut row = vec![(0, 1.0)];
-        row.extend(f.by_deal.iter().enumerate().map(|(k, &x)| (1 + k, x)));
-        row.push((1 + DEALS + f.own, 1.0));
+        row.extend(f.luck().iter().enumerate().map(|(k, &x)| (1 + k, x)));
+        row.push((1 + LUCK + f.own, 1.0));
         if let (true, Some(o)) = (self.heads_up, f.opponent) {
-            row.push((1 + DEALS + CLASSES + o, 1.0));
+            row.push((1 + LUCK + CLASSES + o, 1.0));
         }
         row
     }
 
-    /// Adds one hand: its features and the seat's result.
-    pub fn add(&mut self, f: &Features, result: f64) {
+    /// Adds one hand to half `half` (0 or 1): its features and the seat's
+    /// result.
+    pub fn add(&mut self, half: usize, f: &Features, result: f64) {
         let row = self.row(f);
+        let dims = self.dims;
+        let m = &mut self.halves[half & 1];
         for &(i, xi) in &row {
-            self.xty[i] += xi * result;
+            m.xty[i] += xi * result;
             for &(j, xj) in &row {
-                self.xtx[i * self.dims + j] += xi * xj;
+                m.xtx[i * dims + j] += xi * xj;
             }
         }
-        self.hands += 1;
+        m.yty += result * result;
+        m.hands += 1;
     }
 
-    /// The weights that fit best, with a small ridge so that classes never
-    /// seen (and the intercept shared with the indicators) stay defined:
-    /// a class never dealt in calibration gets weight 0.
-    pub fn solve(&self) -> Baseline {
+    /// Weights fitted on `moments` with the class weights penalised by
+    /// `penalty` (and a tiny ridge on every weight, so that classes never
+    /// seen and the intercept shared with the indicators stay defined).
+    fn weights(&self, moments: &[&Moments], penalty: f64) -> Vec<f64> {
         let n = self.dims;
-        let mut a = self.xtx.clone();
-        let scale = (0..n).map(|i| a[i * n + i]).fold(0.0, f64::max).max(1.0);
-        for i in 0..n {
-            a[i * n + i] += 1e-9 * scale + 1e-6;
+        let mut a = vec![0.0; n * n];
+        let mut b = vec![0.0; n];
+        for m in moments {
+            a.iter_mut().zip(&m.xtx).for_each(|(x, y)| *x += y);
+            b.iter_mut().zip(&m.xty).for_each(|(x, y)| *x += y);
         }
-        let w = cholesky_solve(&mut a, &self.xty, n);
-        let own: Vec<f64> = w[1 + DEALS..1 + DEALS + CLASSES].to_vec();
+        for i in 0..n {
+            let ridge = if i > LUCK { penalty } else { 0.0 };
+            a[i * n + i] += ridge + 1e-6;
+        }
+        cholesky_solve(&mut a, &b, n)
+    }
+
+    /// The penalty that predicts each half best from the other.
+    pub fn penalty(&self) -> f64 {
+        let [a, b] = &self.halves;
+        let mut best = (f64::INFINITY, PENALTIES[0]);
+        for penalty in PENALTIES {
+            let err =
+                b.residual(&self.weights(&[a], penalty)) + a.residual(&self.weights(&[b], penalty));
+            if err < best.0 {
+                best = (err, penalty);
+            }
+        }
+        best.1
+    }
+
+    /// The weights of both halves with the cross-validated penalty.
+    pub fn solve(&self) -> Baseline {
+        let w = self.weights(&[&self.halves[0], &self.halves[1]], self.penalty());
+        let own: Vec<f64> = w[1 + LUCK..1 + LUCK + CLASSES].to_vec();
         let opponent: Vec<f64> = if self.heads_up {
-            w[1 + DEALS + CLASSES..].to_vec()
+            w[1 + LUCK + CLASSES..].to_vec()
         } else {
             Vec::new()
         };
@@ -197,7 +270,7 @@ impl Fit {
                 .sum()
         };
         Baseline {
-            by_deal: [w[1], w[2], w[3], w[4]],
+            luck: [w[1], w[2], w[3], w[4], w[5]],
             own_mean: mean(&own),
             opponent_mean: mean(&opponent),
             own,
@@ -277,29 +350,28 @@ mod tests {
         // the fit finds the deal weights, and the class weights up to the
         // constant the correction removes.
         let mut fit = Fit::new(true);
-        let truth = [3.0, 2.0, 1.5, 0.5];
+        let truth = [3.0, 2.0, 1.5, 0.5, 0.8];
         let own_value = |c: usize| (c % 7) as f64;
         let mut rng = crate::rng::game_rng(3, 3);
         use rand::RngExt;
         let mut hands = Vec::new();
-        for _ in 0..20_000 {
+        for k in 0..20_000 {
             let f = Features {
                 by_deal: [0; DEALS].map(|_| rng.random_range(-5.0..5.0)),
+                action: rng.random_range(-5.0..5.0),
                 own: rng.random_range(0..CLASSES),
                 opponent: Some(rng.random_range(0..CLASSES)),
             };
             let y: f64 = 10.0
-                + f.by_deal
-                    .iter()
-                    .zip(&truth)
-                    .map(|(x, w)| x * w)
-                    .sum::<f64>()
+                + f.luck().iter().zip(&truth).map(|(x, w)| x * w).sum::<f64>()
                 + own_value(f.own);
-            fit.add(&f, y);
+            fit.add(k % 2, &f, y);
             hands.push((f, y));
         }
+        // Noise-free classes are best kept whole.
+        assert_eq!(fit.penalty(), 0.0);
         let b = fit.solve();
-        for (w, t) in b.deal_weights().iter().zip(&truth) {
+        for (w, t) in b.luck_weights().iter().zip(&truth) {
             assert!((w - t).abs() < 1e-4, "{w} vs {t}");
         }
         // What is left after the correction is the same for every hand.
@@ -307,5 +379,31 @@ mod tests {
         let spread = left.iter().fold(f64::MIN, |m, &x| m.max(x))
             - left.iter().fold(f64::MAX, |m, &x| m.min(x));
         assert!(spread < 1e-3, "{spread}");
+    }
+
+    #[test]
+    fn classes_that_are_only_noise_are_dropped() {
+        // Results that are the deal parts plus loud noise, unrelated to
+        // the classes: cross-validation penalises the classes away.
+        let mut fit = Fit::new(false);
+        let mut rng = crate::rng::game_rng(4, 4);
+        use rand::RngExt;
+        for k in 0..4_000 {
+            let f = Features {
+                by_deal: [0; DEALS].map(|_| rng.random_range(-5.0..5.0)),
+                action: 0.0,
+                own: rng.random_range(0..CLASSES),
+                opponent: None,
+            };
+            let y = 2.0 * f.by_deal[0] + rng.random_range(-100.0..100.0);
+            fit.add(k % 2, &f, y);
+        }
+        assert!(fit.penalty() >= 100.0, "{}", fit.penalty());
+        let b = fit.solve();
+        assert!(
+            (b.luck_weights()[0] - 2.0).abs() < 0.5,
+            "{:?}",
+            b.luck_weights()
+        );
     }
 }

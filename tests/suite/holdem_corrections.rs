@@ -1,0 +1,148 @@
+//! The variance-reduced estimators through the real binary: `--corrections`
+//! and `--calibrate` agree with the plain result within its interval and
+//! narrow it, leave the hands and their rows untouched, are the same for
+//! any threads, and bad values are refused with one line and exit 2.
+
+use serde_json::Value;
+
+use crate::common::{bad, cardsim};
+
+fn run(args: &[&str]) -> Vec<u8> {
+    let out = cardsim().args(args).output().expect("cardsim runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    out.stdout
+}
+
+fn summary(path: &std::path::Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// bb/100, the 95% half-width and the variance reduction of `agent`'s
+/// estimator `estimator`.
+fn estimate(s: &Value, agent: &str, estimator: &str) -> (f64, f64, f64) {
+    let a = s["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agent"] == agent)
+        .unwrap_or_else(|| panic!("agent {agent}: {s}"));
+    let e = a["estimators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["estimator"] == estimator)
+        .unwrap_or_else(|| panic!("estimator {estimator}"));
+    let [lo, hi] = [0, 1].map(|k| e["ci95_bb_per_100"][k].as_f64().unwrap());
+    let reduction = e["variance_reduction"].as_f64().unwrap_or(f64::INFINITY);
+    (
+        e["bb_per_100"].as_f64().unwrap(),
+        (hi - lo) / 2.0,
+        reduction,
+    )
+}
+
+#[test]
+fn every_estimator_agrees_with_the_plain_result_and_narrows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for (agents, seed) in [
+        ("tag,station", "1"),
+        ("random,station", "2"),
+        ("random,tag", "3"),
+    ] {
+        let path = dir.path().join(format!("{seed}.json"));
+        run(&[
+            "holdem",
+            "--players",
+            "2",
+            "--agents",
+            agents,
+            "-n",
+            "4000",
+            "--seed",
+            seed,
+            "--calibrate",
+            "2000",
+            "-q",
+            "--summary",
+            path.to_str().unwrap(),
+        ]);
+        let s = summary(&path);
+        assert_eq!(s["options"]["corrections"], "true");
+        assert_eq!(s["options"]["calibration"], "2000");
+        let first = agents.split(',').next().unwrap();
+        let (net, h, _) = estimate(&s, first, "net");
+        let mut reductions = Vec::new();
+        for e in ["ev_net", "chance", "chance_action", "learned"] {
+            let (v, _, r) = estimate(&s, first, e);
+            assert!((v - net).abs() <= h, "{agents} {e}: {v}, net {net} ± {h}");
+            reductions.push(r);
+        }
+        let [_, chance, chance_action, learned] = reductions[..] else {
+            unreachable!()
+        };
+        assert!(chance > 1.1, "{agents}: chance {chance}");
+        assert!(
+            learned > chance.max(chance_action),
+            "{agents}: learned {learned}, chance {chance}, chance_action {chance_action}"
+        );
+        match agents {
+            // The random agent's draws are known. Valued as called, a raise
+            // is a fair guess against a station...
+            "random,station" => assert!(chance_action > chance, "{chance_action} vs {chance}"),
+            // ... less so against a player who folds (the learned weights
+            // then take less of it).
+            "random,tag" => assert_ne!(chance_action, chance),
+            _ => assert_eq!(chance_action, chance, "{agents}: no known draws"),
+        }
+    }
+}
+
+#[test]
+fn corrections_leave_the_hands_alone_and_any_threads_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = [
+        "holdem",
+        "--players",
+        "3",
+        "--agents",
+        "tag,random,station",
+        "-n",
+        "1500",
+        "-q",
+    ];
+    let plain = run(&[&base[..], &["-o", "-"]].concat());
+    let mut summaries = Vec::new();
+    for threads in ["1", "2"] {
+        let path = dir.path().join(format!("{threads}.json"));
+        let rows = run(&[
+            &base[..],
+            &[
+                "--calibrate",
+                "500",
+                "-j",
+                threads,
+                "-o",
+                "-",
+                "--summary",
+                path.to_str().unwrap(),
+            ],
+        ]
+        .concat());
+        // The hands and their rows are the same as without the estimators.
+        assert_eq!(rows, plain);
+        summaries.push(summary(&path));
+    }
+    assert_eq!(summaries[0]["agents"], summaries[1]["agents"]);
+    let (net, h, _) = estimate(&summaries[0], "random", "net");
+    let (v, _, _) = estimate(&summaries[0], "random", "learned");
+    assert!((v - net).abs() <= h, "learned {v}, net {net} ± {h}");
+}
+
+#[test]
+fn bad_calibrations_are_refused_with_one_line() {
+    for n in ["0", "x", "20000000", "-3"] {
+        let err = bad(&["holdem", "-n", "10", "--calibrate", n]);
+        assert!(err.contains("--calibrate"), "{err}");
+    }
+}
