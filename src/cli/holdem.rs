@@ -22,7 +22,8 @@ use crate::sim;
   cardsim holdem -n 20000 --pots pots.csv --phh hands.phhs --phh-every 100
   cardsim holdem --players 2 --agents tag,station --duplicate -n 50000")]
 pub struct HoldemArgs {
-    /// Hands to play (`--hands` is the same flag).
+    /// Hands to play (`--hands` is the same flag); with --duplicate, deal
+    /// groups (each played once per seating).
     #[arg(
         long = "games",
         short = 'n',
