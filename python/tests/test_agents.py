@@ -19,10 +19,12 @@ TIMING = ("started_unix_s", "finished_unix_s", "wall_time_s", "games_per_s", "th
 
 def same_summary(a, b):
     """The summaries are equal but for the clock, the command and the agents'
-    names (in the options and the metric names: net_s1_python, net_s1_station)."""
+    names (in the options, the metric names: net_s1_python, net_s1_station,
+    and the table per agent's labels)."""
     def norm(run):
         kept = {k: v for k, v in run.summary.items() if k not in TIMING}
         kept["options"] = {**kept["options"], "agents": None}
+        kept["agents"] = [{**a, "agent": None} for a in kept["agents"]]
         return json.dumps(kept, sort_keys=True).replace("_python", "_X").replace("_station", "_X")
     assert norm(a) == norm(b)
 
