@@ -34,6 +34,7 @@ fn game(agent: AgentKind) -> HoldemGame {
         player_stats: false,
         duplicate: Default::default(),
         estimates: Default::default(),
+        variant: cardsim::holdem::variant::Game::Holdem,
     }
 }
 

@@ -1,5 +1,6 @@
 //! `cardsim holdem`: N hands at a table of agents through the runner.
 
+use crate::holdem::variant::Game as Variant;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -128,6 +129,11 @@ pub struct HoldemArgs {
     /// PokerKit's switches: `--odd-chips first --short-bb posted`.
     #[arg(long, conflicts_with_all = ["odd_chips", "short_bb"])]
     pub pokerkit: bool,
+    /// The game: nlhe (no-limit hold'em, default), plo4, plo5, plo6
+    /// (pot-limit Omaha of 4, 5, 6 hole cards) or shortdeck (no-limit,
+    /// 36 cards). Omaha and short deck take the random and station agents.
+    #[arg(long, default_value = "nlhe", value_name = "GAME")]
+    pub variant: String,
     /// All-in equity: heads-up preflop all-ins are exact (a table of every
     /// matchup); otherwise every board completion is enumerated when there
     /// are at most N (with 1000: every flop and turn all-in), else N boards
@@ -225,6 +231,12 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
             args.players
         ));
     }
+    let variant = Variant::parse(&args.variant).ok_or_else(|| {
+        format!(
+            "bad --variant '{}' (expected nlhe, plo4, plo5, plo6 or shortdeck)",
+            crate::text::quote(&args.variant)
+        )
+    })?;
     let build = |text: &str| match args.external.iter().find(|(name, _)| name == text) {
         Some((_, agent)) => Ok(agent.clone()),
         None => spec::agent(text, args.agent_timeout),
@@ -280,6 +292,16 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
             ));
         }
     }
+    if variant != Variant::Holdem && (args.corrections || args.calibrate.is_some()) {
+        let flag = if args.calibrate.is_some() {
+            "--calibrate"
+        } else {
+            "--corrections"
+        };
+        return Err(format!(
+            "{flag} values hold'em deals only; drop it for --variant {variant}"
+        ));
+    }
     let mut game = HoldemGame {
         agents,
         stacks,
@@ -296,7 +318,9 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
             corrections: args.corrections,
             learned: None,
         },
+        variant,
     };
+    game.check_agents()?;
     game.validate().map_err(|e| e.to_string())?;
     if let Some(groups) = args.calibrate {
         game.calibrate(args.sim.seed, groups);

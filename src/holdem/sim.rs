@@ -42,6 +42,7 @@ use super::eval::category;
 use super::phh;
 use super::table::pots::{build_pots, OddChips};
 use super::table::{Betting, Buffers, Config, HandState, Seat, ShortBigBlind};
+use super::variant::Game as Variant;
 use crate::cards::Card;
 use crate::rng::{substream, GameRng};
 use crate::sim::{Extras, Game, GameFailure, Metric, MetricKind, Observations, Row};
@@ -154,6 +155,9 @@ pub struct HoldemGame {
     pub player_stats: bool,
     /// Play each deal once per seating of the agents (duplicate play).
     pub duplicate: Duplicate,
+    /// The game dealt: hold'em (no limit), Omaha (pot limit) or short deck
+    /// (no limit).
+    pub variant: Variant,
     /// The variance-reduced estimators beyond `net` and `ev_net`.
     pub estimates: Estimates,
 }
@@ -347,14 +351,38 @@ impl HoldemGame {
             ante_trimming: true,
             odd_chips: self.odd_chips,
             short_big_blind: self.short_big_blind,
-            betting: Betting::NoLimit,
-            game: super::variant::Game::Holdem,
+            betting: if self.variant.is_omaha() {
+                Betting::PotLimit
+            } else {
+                Betting::NoLimit
+            },
+            game: self.variant,
         }
+    }
+
+    /// Checks that every agent plays the variant: the built-in random and
+    /// station agents play any; the others rate two hole cards of a
+    /// 52-card deck and play hold'em only.
+    pub fn check_agents(&self) -> Result<(), String> {
+        if self.variant == Variant::Holdem {
+            return Ok(());
+        }
+        for spec in &self.agents {
+            let name = spec.name();
+            if !matches!(name, "random" | "station") {
+                return Err(format!(
+                    "agent '{name}' plays hold'em only (its choices rate two hole cards of a 52-card \
+                     deck); {} tables take random and station",
+                    self.variant
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Checks the table once, before a run: the engine's own rules.
     pub fn validate(&self) -> Result<(), super::table::TableError> {
-        let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
+        let deck: Vec<Card> = self.variant.deck().to_vec();
         let stacks = vec![self.stacks.max(); self.players()];
         HandState::new(self.config(stacks, 0), &deck).map(|_| ())
     }
@@ -480,7 +508,7 @@ impl HoldemGame {
         }
         let allin = hand
             .all_in_board()
-            .filter(|_| self.allin_trials > 0)
+            .filter(|_| self.allin_trials > 0 && self.variant == Variant::Holdem)
             .map(|b| {
                 let seats = hand.seats();
                 let holes: Vec<[Card; 2]> = seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
@@ -762,8 +790,9 @@ pub const CALIBRATION_SALT: u64 = 0x6361_6c69_6272_6174;
 /// ("agent_se").
 pub const AGENT_SEED_SALT: u64 = 0x6167_656e_745f_7365;
 
-/// The most cards a hand deals: two to each of ten seats and the board.
-const MOST_DEALT: usize = 25;
+/// The most cards a hand deals: at most the deck (PLO5 deals 5 to each of
+/// nine seats and the board, 50).
+const MOST_DEALT: usize = 52;
 
 impl Game for HoldemGame {
     type Record = HoldemRecord;
@@ -939,7 +968,7 @@ impl Game for HoldemGame {
             }
         }
         Scratch {
-            deck: (0..52).map(Card::from_index).collect(),
+            deck: self.variant.deck().to_vec(),
             buffers: Vec::new(),
             hands: Vec::new(),
             per_agent: Vec::new(),
@@ -987,15 +1016,22 @@ impl Game for HoldemGame {
         // index and seed only). Only the 2n + 5 cards a hand can deal are
         // drawn: a partial Fisher-Yates shuffle puts them at the end.
         let deck = &mut scratch.deck;
-        for (i, c) in deck.iter_mut().enumerate() {
-            *c = Card::from_index(i as u8);
+        if self.variant == Variant::Holdem {
+            for (i, c) in deck.iter_mut().enumerate() {
+                *c = Card::from_index(i as u8);
+            }
+        } else {
+            for (c, d) in deck.iter_mut().zip(self.variant.deck().iter()) {
+                *c = d;
+            }
         }
-        let (shuffled, _) = deck.partial_shuffle(&mut cards, 2 * n + 5);
+        let holes = self.variant.hole_cards() * n;
+        let (shuffled, _) = deck.partial_shuffle(&mut cards, holes + 5);
         let mut dealt = [Card::from_index(0); MOST_DEALT];
-        dealt[..2 * n + 5].copy_from_slice(shuffled);
-        let dealt = &dealt[..2 * n + 5];
+        dealt[..holes + 5].copy_from_slice(shuffled);
+        let dealt = &dealt[..holes + 5];
         let mut board = [Card::from_index(0); 5];
-        board.copy_from_slice(&dealt[2 * n..]);
+        board.copy_from_slice(&dealt[holes..]);
         let mut hands = std::mem::take(&mut scratch.hands);
         hands.clear();
         let seatings = scratch.seatings.len() as u64;
@@ -1091,6 +1127,9 @@ impl Game for HoldemGame {
         row.int(f.odd_chips);
         // The best hand only matters at a showdown: look for it only then.
         match pay.showdown.then(|| pay.strengths().iter().flatten().max()) {
+            Some(Some(&best)) if self.variant == Variant::ShortDeck => {
+                row.word(super::shortdeck::category(best).key())
+            }
             Some(Some(&best)) => row.word(category(best).key()),
             _ => row.empty(),
         }

@@ -57,6 +57,7 @@ fn game(agents: Vec<AgentSpec>) -> HoldemGame {
         player_stats: false,
         duplicate: Default::default(),
         estimates: Default::default(),
+        variant: cardsim::holdem::variant::Game::Holdem,
     }
 }
 

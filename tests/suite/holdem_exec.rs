@@ -267,6 +267,7 @@ fn game(first: AgentSpec) -> HoldemGame {
         player_stats: false,
         duplicate: Default::default(),
         estimates: Default::default(),
+        variant: cardsim::holdem::variant::Game::Holdem,
     }
 }
 

@@ -28,6 +28,7 @@ fn game(agents: &[AgentKind], stacks: StackSpec) -> HoldemGame {
         player_stats: false,
         duplicate: Default::default(),
         estimates: Default::default(),
+        variant: cardsim::holdem::variant::Game::Holdem,
     }
 }
 

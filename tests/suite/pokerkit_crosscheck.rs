@@ -207,6 +207,7 @@ fn pokerkit_agrees_on_random_and_simulated_hands() {
         player_stats: false,
         duplicate: Default::default(),
         estimates: Default::default(),
+        variant: cardsim::holdem::variant::Game::Holdem,
     };
     hands.extend((0..500).map(|g| (play_hand(&game, g, 2027).hand, 10_000 + g)));
     hands.extend((0..500).map(|g| {

@@ -9,6 +9,8 @@ use cardsim::holdem::table::Betting;
 use cardsim::holdem::variant::Game;
 use cardsim::rng::game_rng;
 
+use crate::common::cardsim;
+
 /// Played by PokerKit 0.7.7 (`PotLimitOmahaHoldem`, dumped by
 /// `HandHistory.from_game_state`; the finishing stacks are its `stacks`):
 /// p1's ten of spades on a board of A-K-Q-J of spades is no flush in
@@ -119,4 +121,90 @@ fn random_omaha_and_short_deck_hands_round_trip_through_phh() {
             assert_eq!(r.state.history(), played, "{game} hand {g}");
         }
     }
+}
+
+/// `cardsim holdem --variant`: Omaha and short-deck hands simulated by
+/// the game-blind agents, their histories written as `PO` and `NS` and
+/// replayed to the same stacks; agents that rate hold'em hands refused.
+#[test]
+fn holdem_variants_simulate_and_replay_their_histories() {
+    let dir = tempfile::tempdir().unwrap();
+    for (variant, code, cards) in [
+        ("plo4", "PO", 8),
+        ("plo5", "PO", 10),
+        ("shortdeck", "NS", 4),
+    ] {
+        let phhs = dir.path().join(format!("{variant}.phhs"));
+        let csv = dir.path().join(format!("{variant}.csv"));
+        let out = cardsim()
+            .args([
+                "holdem",
+                "-n",
+                "200",
+                "--variant",
+                variant,
+                "--players",
+                "4",
+                "-q",
+            ])
+            .args([
+                "--agents",
+                "random,station,random,station",
+                "--phh-every",
+                "1",
+            ])
+            .arg("--phh")
+            .arg(&phhs)
+            .arg("-o")
+            .arg(&csv)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&phhs).unwrap();
+        assert!(text.contains(&format!("variant = '{code}'")), "{variant}");
+        // Every hole_sK field holds the game's cards (two characters each).
+        let table = std::fs::read_to_string(&csv).unwrap();
+        let mut lines = table.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let hole = header.iter().position(|h| *h == "hole_s1").unwrap();
+        for line in lines {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields[hole].len(), cards, "{variant}: {line}");
+        }
+        let out = cardsim()
+            .args(["replay", "--check"])
+            .arg(&phhs)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{variant}: {err}");
+        assert!(
+            err.contains("200 hands checked, all match"),
+            "{variant}: {err}"
+        );
+    }
+    let out = cardsim()
+        .args([
+            "holdem",
+            "-n",
+            "5",
+            "--variant",
+            "plo4",
+            "--agents",
+            "random,tag",
+            "--players",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: agent 'tag' plays hold'em only (its choices rate two hole cards of a 52-card \
+         deck); plo4 tables take random and station"
+    );
 }
