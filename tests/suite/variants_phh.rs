@@ -207,4 +207,20 @@ fn holdem_variants_simulate_and_replay_their_histories() {
         "error: agent 'tag' plays hold'em only (its choices rate two hole cards of a 52-card \
          deck); plo4 tables take random and station"
     );
+    let out = cardsim()
+        .args([
+            "holdem",
+            "-n",
+            "5",
+            "--variant",
+            "shortdeck",
+            "--corrections",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: --corrections values hold'em deals only; drop it for --variant shortdeck"
+    );
 }
