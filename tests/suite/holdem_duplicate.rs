@@ -204,6 +204,13 @@ fn duplicate_runs_are_the_same_for_any_threads_and_shards_merge() {
     assert_eq!(w["agents"][0]["deal_groups"], 3000);
     assert_eq!(w["agents"][0]["hands"], 6000);
     assert_eq!(w["options"]["duplicate"], "rotations");
+    // The summaries vouch for their files, and the run replays to the
+    // same bytes (pot_total counts 6,000 hands in 3,000 games: allowed).
+    let (said, _) = run(&["verify", "--rerun", &whole]);
+    let said = String::from_utf8(said).unwrap();
+    assert!(said.contains("rerun gives identical"), "{said}");
+    let (said, _) = run(&["verify", &p("merged.json")]);
+    assert!(String::from_utf8(said).unwrap().starts_with("ok:"));
 }
 
 /// bb/100 and the 95% half-width of `agent`'s estimator `estimator`.
