@@ -24,6 +24,8 @@ use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 
+use super::row::typed;
+
 /// Rows per row group (and per batch handed to the Parquet writer).
 pub const ROW_GROUP_ROWS: usize = 65_536;
 /// The zstd level of every column.
@@ -446,6 +448,108 @@ impl<W: Write + Send> ParquetRows<W> {
         Ok(())
     }
 
+    /// Adds rows written by [`super::row::Row::typed`] (each of this
+    /// file's columns, `game` first): the same values, nulls and errors as
+    /// their CSV text through [`ParquetRows::write_csv`], without the text.
+    pub fn write_typed(&mut self, mut fields: &[u8]) -> Result<(), ParquetError> {
+        let torn = || ParquetError::from(io::Error::other("a typed row cut short"));
+        while !fields.is_empty() {
+            let mut game = None;
+            for i in 0..self.columns.len() {
+                let (&tag, rest) = fields.split_first().ok_or_else(torn)?;
+                let (value, rest) = rest.split_first_chunk::<8>().ok_or_else(torn)?;
+                let value = i64::from_le_bytes(*value);
+                let (field, rest) = match tag {
+                    typed::SCALED | typed::FIXED_INT => {
+                        let (&d, rest) = rest.split_first().ok_or_else(torn)?;
+                        (Typed::Number(tag, value, d), rest)
+                    }
+                    typed::TEXT => {
+                        let len = usize::try_from(value).map_err(|_| torn())?;
+                        let text = rest.get(..len).ok_or_else(torn)?;
+                        let text = std::str::from_utf8(text).map_err(|_| torn())?;
+                        (Typed::Text(text), &rest[len..])
+                    }
+                    typed::INT => (Typed::Number(tag, value, 0), rest),
+                    _ => (Typed::Null, rest),
+                };
+                fields = rest;
+                if i == 0 {
+                    game = Some(value);
+                }
+                let col = &mut self.columns[i];
+                let ok = match (col, field) {
+                    (Column::Int(b), Typed::Null) => {
+                        b.append_null();
+                        true
+                    }
+                    (Column::Float(b), Typed::Null) => {
+                        b.append_null();
+                        true
+                    }
+                    (Column::Text(b), Typed::Null) => {
+                        b.append_null();
+                        true
+                    }
+                    (Column::Int(b), Typed::Number(typed::INT, v, _)) => {
+                        b.append_value(v);
+                        true
+                    }
+                    (Column::Int(b), Typed::Number(typed::FIXED_INT, v, 0)) => {
+                        b.append_value(v);
+                        true
+                    }
+                    (Column::Int(b), Typed::Text(t)) => {
+                        t.parse().map(|v| b.append_value(v)).is_ok()
+                    }
+                    (Column::Float(b), Typed::Number(typed::SCALED, v, d))
+                        if v.unsigned_abs() < 1 << 53 =>
+                    {
+                        // Both exact, so the quotient is the double
+                        // nearest the decimal, as parsing its text gives.
+                        b.append_value(v as f64 / 10u64.pow(u32::from(d)) as f64);
+                        true
+                    }
+                    (Column::Float(b), Typed::Number(typed::INT | typed::FIXED_INT, v, _)) => {
+                        b.append_value(v as f64);
+                        true
+                    }
+                    (Column::Float(b), Typed::Text(t)) => {
+                        t.parse().map(|v| b.append_value(v)).is_ok()
+                    }
+                    (Column::Text(b), Typed::Text(t)) => {
+                        b.append_value(t);
+                        true
+                    }
+                    (Column::Text(b), f) => {
+                        b.append_value(f.text());
+                        true
+                    }
+                    (Column::Float(b), f) => f.text().parse().map(|v| b.append_value(v)).is_ok(),
+                    (Column::Int(_), _) => false,
+                };
+                if !ok {
+                    let kind = match self.columns[i] {
+                        Column::Int(_) => "an integer",
+                        _ => "a number",
+                    };
+                    return Err(ParquetError::Value {
+                        game: game.map_or(String::new(), |g| g.to_string()),
+                        column: self.schema.field(i).name().clone(),
+                        value: field.text(),
+                        kind,
+                    });
+                }
+            }
+            self.pending += 1;
+            self.rows += 1;
+            if self.pending == ROW_GROUP_ROWS {
+                self.end_row_group()?;
+            }
+        }
+        Ok(())
+    }
+
     pub(crate) fn push(&mut self, record: &csv::ByteRecord) -> Result<(), ParquetError> {
         if record.len() != self.columns.len() {
             return Err(io::Error::other(format!(
@@ -552,6 +656,35 @@ impl<W: Write + Send> ParquetRows<W> {
             inner: out,
             rows: self.rows,
         })
+    }
+}
+
+/// A typed field ([`super::row::typed`]).
+#[derive(Clone, Copy)]
+enum Typed<'a> {
+    Null,
+    /// The tag, the value and the decimals.
+    Number(u8, i64, u8),
+    Text(&'a str),
+}
+
+impl Typed<'_> {
+    /// The field's CSV text.
+    fn text(self) -> String {
+        match self {
+            Typed::Null => String::new(),
+            Typed::Text(t) => t.to_string(),
+            Typed::Number(typed::SCALED, v, d) => {
+                let unit = 10u64.pow(u32::from(d));
+                let m = v.unsigned_abs();
+                let sign = if v < 0 { "-" } else { "" };
+                format!("{sign}{}.{:0d$}", m / unit, m % unit, d = usize::from(d))
+            }
+            Typed::Number(typed::FIXED_INT, v, d) if d > 0 => {
+                format!("{v}.{}", "0".repeat(usize::from(d)))
+            }
+            Typed::Number(_, v, _) => v.to_string(),
+        }
     }
 }
 
@@ -888,6 +1021,72 @@ mod tests {
         assert!(
             ParquetRows::resume(Vec::new(), "fishing", &cols, Vec::new(), &prefix, short).is_err()
         );
+    }
+
+    /// Every kind of field a game writes, into an integer, a real and a
+    /// text column: typed rows give the file (or the error) that their CSV
+    /// text gives.
+    #[test]
+    fn typed_rows_are_their_csv_text() {
+        use super::super::row::Row;
+        type Op = fn(&mut Row<'_>);
+        let ops: Vec<(&str, Op)> = vec![
+            ("int 0", |r| r.int(0)),
+            ("int -7", |r| r.int(-7i64)),
+            ("int min", |r| r.int(i64::MIN)),
+            ("int u64 max", |r| r.int(u64::MAX)),
+            ("int 128-bit", |r| {
+                r.int(-170_141_183_460_469_231_731_687i128)
+            }),
+            ("ints", |r| r.ints([12_345_678_901_234i64])),
+            ("flag", |r| r.flag(true)),
+            ("fixed", |r| r.fixed(0.123_456, 4)),
+            ("fixed neg", |r| r.fixed(-2.5, 2)),
+            ("fixed tiny neg", |r| r.fixed(-0.000_01, 4)),
+            ("fixed huge", |r| r.fixed(1.234_567_890_123e17, 3)),
+            ("fixed 0 decimals", |r| r.fixed(3.6, 0)),
+            ("fixed 9 decimals", |r| r.fixed(-0.1, 9)),
+            ("fixed_int", |r| r.fixed_int(5, 2)),
+            ("fixed_int 0", |r| r.fixed_int(-5, 0)),
+            ("fixed_ints", |r| r.fixed_ints([-40], 1)),
+            ("real", |r| r.real(1.0 / 3.0, 6)),
+            ("word", |r| r.word("flop")),
+            ("text quoted", |r| r.text("a,b\"c")),
+            ("text empty", |r| r.text("")),
+            ("text int", |r| r.text("42")),
+            ("text real", |r| r.text("-1.5")),
+            ("empty", |r| r.empty()),
+            ("empties", |r| r.empties(1)),
+        ];
+        for kind in [DataType::Int64, DataType::Float64, DataType::Utf8] {
+            let schema: SchemaRef = Arc::new(Schema::new(vec![
+                Field::new("game", DataType::Int64, true),
+                Field::new("x", kind.clone(), true),
+            ]));
+            for (name, op) in &ops {
+                let write = |typed: bool| {
+                    let mut buf = Vec::new();
+                    let mut row = if typed {
+                        Row::typed(&mut buf)
+                    } else {
+                        Row::new(&mut buf)
+                    };
+                    row.int(3);
+                    op(&mut row);
+                    row.end();
+                    let mut w =
+                        ParquetRows::with_schema(Vec::new(), schema.clone(), Vec::new()).unwrap();
+                    let r = if typed {
+                        w.write_typed(&buf)
+                    } else {
+                        w.write_csv(&buf)
+                    };
+                    r.map(|()| w.finish().unwrap().inner)
+                        .map_err(|e| e.to_string())
+                };
+                assert_eq!(write(true), write(false), "{name} into {kind}");
+            }
+        }
     }
 
     #[test]

@@ -418,9 +418,11 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
                 chunks
                     .into_par_iter()
                     .map(|r| {
-                        let csv_columns = want_csv.then_some(columns.len());
-                        let out =
-                            play_chunk(game, config.seed, r, &kinds, csv_columns, wanted, stop);
+                        let rows = want_csv.then_some(RowsWanted {
+                            columns: columns.len(),
+                            typed: parquet,
+                        });
+                        let out = play_chunk(game, config.seed, r, &kinds, rows, wanted, stop);
                         if matches!(&out, Ok(c) if c.failed.is_some()) {
                             failed.store(true, std::sync::atomic::Ordering::Relaxed);
                         }
@@ -632,13 +634,21 @@ fn header_bytes(columns: &[String]) -> Result<Vec<u8>, RunError> {
         .map_err(|e| RunError::Internal(format!("CSV header: {e}")))
 }
 
+/// The per-game rows a chunk writes: `columns` fields after `game`, as CSV
+/// text, or typed for Parquet.
+#[derive(Clone, Copy)]
+struct RowsWanted {
+    columns: usize,
+    typed: bool,
+}
+
 /// Plays the games of one chunk with one scratch buffer.
 fn play_chunk<G: Game>(
     game: &G,
     seed: u64,
     games: Range<u64>,
     kinds: &[MetricKind],
-    csv_columns: Option<usize>,
+    rows: Option<RowsWanted>,
     wanted: super::ExtrasWanted,
     stop: impl Fn() -> bool,
 ) -> Result<ChunkOut, RunError> {
@@ -670,8 +680,14 @@ fn play_chunk<G: Game>(
             }
         };
         played += 1;
-        if let Some(columns) = csv_columns {
-            let mut row = Row::new(&mut csv);
+        if let Some(RowsWanted { columns, typed }) = rows {
+            // For Parquet, the fields typed: no number formatted to be
+            // parsed again by the writer.
+            let mut row = if typed {
+                Row::typed(&mut csv)
+            } else {
+                Row::new(&mut csv)
+            };
             row.int(index);
             game.write_row(&record, &mut row);
             let fields = row.fields();

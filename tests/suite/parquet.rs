@@ -82,6 +82,65 @@ fn parquet_rows_are_thread_independent_vouched_for_and_rerun() {
     assert!(err.contains("f.bin"), "{err}");
 }
 
+/// A Parquet run stores each game's fields typed, never as text; its file
+/// is, byte for byte, the same run's CSV rows turned into Parquet, for
+/// every game (integers, reals, texts with commas, empty cells).
+#[test]
+fn parquet_files_are_their_csv_rows_for_every_game() {
+    use cardsim::sim::parquet::ParquetRows;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let dir = TempDir::new().expect("temp dir");
+    let d = dir.path();
+    let runs: [&[&str]; 4] = [
+        &[
+            "holdem",
+            "-n",
+            "3000",
+            "--players",
+            "4",
+            "--agents",
+            "tag,random,station,tag",
+        ],
+        &["fishing", "-n", "3000", "--card-limit", "200"],
+        &[
+            "tienlen",
+            "-n",
+            "1000",
+            "--agents",
+            "greedy,random,planner,random",
+        ],
+        &["solve", "--random", "40", "--cards", "5"],
+    ];
+    for run in runs {
+        let game = run[0];
+        for out in ["r.csv", "r.parquet"] {
+            ok_in(d, &[run, &["-q", "-o", out]].concat());
+        }
+        let file = std::fs::read(d.join("r.parquet")).expect("parquet");
+        let reader = SerializedFileReader::new(bytes::Bytes::from(file.clone())).expect("reads");
+        let metadata: Vec<(String, String)> = reader
+            .metadata()
+            .file_metadata()
+            .key_value_metadata()
+            .expect("metadata")
+            .iter()
+            .filter(|k| k.key != "ARROW:schema")
+            .map(|k| (k.key.clone(), k.value.clone().unwrap_or_default()))
+            .collect();
+        let csv = std::fs::read(d.join("r.csv")).expect("csv");
+        let newline = csv.iter().position(|&b| b == b'\n').expect("header");
+        let header = String::from_utf8(csv[..newline].to_vec()).expect("utf-8");
+        let columns: Vec<String> = header.split(',').skip(1).map(String::from).collect();
+        let mut rows = ParquetRows::new(Vec::new(), game, &columns, metadata).expect("starts");
+        rows.write_csv(&csv[newline + 1..]).expect("the CSV's rows");
+        let from_csv = rows.finish().expect("finishes").inner;
+        assert!(
+            from_csv == file,
+            "{game}: the Parquet file is not its CSV's rows"
+        );
+    }
+}
+
 /// Shards that write Parquet, run as separate processes, merge into the
 /// unsharded run's file byte for byte (the metadata records the command
 /// without its outputs and shard).

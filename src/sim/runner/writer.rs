@@ -113,7 +113,10 @@ impl Writer {
             for chunk in batch {
                 let chunk = chunk?;
                 let r = match &mut self.parquet {
-                    Some(pq) => pq.rows.write_csv(&chunk.csv).map_err(ParquetError::into_io),
+                    Some(pq) => pq
+                        .rows
+                        .write_typed(&chunk.csv)
+                        .map_err(ParquetError::into_io),
                     None => self.csv.write(&chunk.csv, chunk.games),
                 };
                 self.check(r, Which::Csv)?;
