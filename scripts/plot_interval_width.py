@@ -108,6 +108,11 @@ def main():
     fig, ax = plt.subplots(figsize=(7, 4.5))
     styles = {"plain": "-", "duplicate": "--"}
     for (mode, est), points in sorted(lines.items()):
+        # A width of 0 (every group alike: the agents never played the
+        # deal differently) has no place on a log axis.
+        points = [(x, y) for x, y in points if y > 0]
+        if not points:
+            continue
         xs, ys = zip(*points)
         ax.plot(xs, ys, styles[mode], marker="o", label=f"{mode}, {est}")
     ax.set_xscale("log")
