@@ -399,6 +399,93 @@ fn a_parquet_run_killed_inside_a_row_group_resumes_to_the_uncut_file() {
     assert_eq!(left, ["h.parquet", "p.csv", "s.json", "uncut"]);
 }
 
+/// Sends `signal` to a Parquet run in `dir` once `ready` holds (or at
+/// once); returns its exit status and standard error.
+fn signal_run(
+    dir: &Path,
+    args: &[&str],
+    signal: &str,
+    ready: impl Fn() -> bool,
+) -> (Option<i32>, String) {
+    let child = cardsim()
+        .current_dir(dir)
+        .args(args)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run starts");
+    let started = std::time::Instant::now();
+    while !ready() && started.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let killed = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), err)
+}
+
+/// Ctrl-C stops a Parquet run on one line: before its first whole row
+/// group nothing is kept (and nothing is left); after it, the partial file,
+/// its row-group index and the checkpoint are kept, and the command the
+/// line gives ends the file as an uncut run's.
+#[test]
+fn an_interrupted_parquet_run_keeps_whole_row_groups() {
+    let dir = TempDir::new().expect("temp dir");
+    let d = dir.path();
+    let run = [
+        "holdem",
+        "-n",
+        "150000",
+        "--players",
+        "3",
+        "-q",
+        "--checkpoint-every",
+        "0.01",
+        "-o",
+        "i.parquet",
+    ];
+    // Once the partial file exists the run's signal handlers are armed; a
+    // whole row group (65,536 hands) takes far longer than the wait.
+    let partial = d.join("i.parquet.partial");
+    let (code, err) = signal_run(d, &run, "-INT", || partial.exists());
+    assert_eq!(code, Some(130), "{err}");
+    assert!(
+        err.contains("nothing was kept (a Parquet file resumes from its first whole row group"),
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(d).expect("dir").collect();
+    assert!(left.is_empty(), "{err}: left {left:?}");
+    let ckpt = d.join("i.parquet.partial.ckpt");
+    let (code, err) = signal_run(d, &run, "-INT", || ckpt.exists());
+    assert_eq!(code, Some(130), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("kept i.parquet.partial")
+            && err.contains("i.parquet.groups.partial")
+            && err.contains("and its checkpoint i.parquet.partial.ckpt"),
+        "{err}"
+    );
+    let command = err
+        .trim_end()
+        .split_once("to continue, run: cardsim ")
+        .map(|(_, c)| c)
+        .unwrap_or_else(|| panic!("{err}"));
+    let next = shlex::split(command).unwrap_or_else(|| panic!("{command}"));
+    let next: Vec<&str> = next.iter().map(String::as_str).collect();
+    ok_in(d, &next);
+    let uncut = cardsim()
+        .current_dir(d)
+        .args(&run[..run.len() - 2])
+        .args(["--format", "parquet", "-o", "-"])
+        .output()
+        .expect("runs");
+    assert!(uncut.status.success());
+    assert!(std::fs::read(d.join("i.parquet")).expect("file") == uncut.stdout);
+}
+
 #[test]
 fn bad_parquet_requests_are_refused_on_one_line() {
     let dir = TempDir::new().expect("temp dir");
