@@ -569,6 +569,7 @@ fn replay_capped(
         hidden,
         needless_folds: true,
         pokerkit_reopening: true,
+        ..Extras::default()
     };
     let mut h = HandState::new_with(config, &deck, extras).map_err(PhhError::Table)?;
     let mut board_seen = 0;

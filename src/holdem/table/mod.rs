@@ -19,6 +19,8 @@ pub use types::{
 };
 pub use view::View;
 
+use types::PokerKitReopening;
+
 use crate::cards::Card;
 use crate::holdem::variant::Game;
 
@@ -28,48 +30,6 @@ use crate::holdem::variant::Game;
 fn clockwise(start: usize, n: usize) -> impl Iterator<Item = usize> {
     let start = if start >= n { start - n } else { start };
     (start..n).chain(0..start)
-}
-
-/// PokerKit's bookkeeping of who may raise after short all-ins, kept for
-/// replays that accept its reopening rule ([`Extras::pokerkit_reopening`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct PokerKitReopening {
-    /// Seats that acted since the last raise PokerKit counts as full.
-    acted: u16,
-    /// The largest bet or raise increment this street, 0 at its start: the
-    /// first one of a street is full whatever its size.
-    largest: u64,
-    /// The all-in raises short of `largest` since the last full one, summed.
-    short_sum: u64,
-    short_any: bool,
-}
-
-impl PokerKitReopening {
-    /// Whether PokerKit lets `seat` raise.
-    fn allows(&self, seat: usize) -> bool {
-        !(self.short_any && self.short_sum < self.largest && self.acted & (1 << seat) != 0)
-    }
-
-    /// After `seat` acted: a raise of `increment`, leaving it all-in or not.
-    fn acted(&mut self, seat: usize, raise: Option<(u64, bool)>) {
-        self.acted |= 1 << seat;
-        let Some((increment, all_in)) = raise else {
-            return;
-        };
-        if increment >= self.largest {
-            self.acted = 1 << seat;
-        }
-        self.largest = self.largest.max(increment);
-        if all_in {
-            self.short_sum += increment;
-            self.short_any = true;
-        } else {
-            (self.short_sum, self.short_any) = (0, false);
-        }
-        if self.short_sum >= self.largest {
-            (self.short_sum, self.short_any) = (0, false);
-        }
-    }
 }
 
 /// The heap buffers of a finished hand (its stacks, seats and history),
@@ -131,8 +91,6 @@ pub struct HandState {
     extras: Option<Box<Extras>>,
     /// Chips of an uncalled bet given back, per seat.
     returned: [u64; 10],
-    /// PokerKit's reopening bookkeeping (kept when a replay's extras ask).
-    pokerkit: PokerKitReopening,
 }
 
 impl HandState {
@@ -283,7 +241,6 @@ impl HandState {
             all_in_board: None,
             extras,
             returned: [0; 10],
-            pokerkit: PokerKitReopening::default(),
             config,
         };
         hand.post_forced_bets();
@@ -519,8 +476,10 @@ impl HandState {
         // raise since it last acted (several short all-ins add up).
         let reopened = !s.acted
             || self.current_bet >= s.faced + self.min_raise
-            || (self.extras.as_ref().is_some_and(|e| e.pokerkit_reopening)
-                && self.pokerkit.allows(seat));
+            || self
+                .extras
+                .as_ref()
+                .is_some_and(|e| e.pokerkit_reopening && e.reopening.allows(seat));
         let all_in_to = s.street_bet + s.stack;
         let raise = if others_can_act && reopened && s.stack > to_call {
             let min_to = (self.current_bet + self.min_raise).min(all_in_to);
@@ -602,12 +561,12 @@ impl HandState {
         let s = &mut self.seats[seat];
         s.acted = true;
         s.faced = level;
-        if self.extras.is_some() {
+        if let Some(e) = self.extras.as_mut() {
             let raise = match action {
                 Action::RaiseTo(to) => Some((to - faced, s.stack == 0)),
                 _ => None,
             };
-            self.pokerkit.acted(seat, raise);
+            e.reopening.acted(seat, raise);
         }
         self.history.push((seat, action));
         self.after_action(seat);
@@ -660,7 +619,9 @@ impl HandState {
             }
             self.current_bet = 0;
             self.min_raise = self.config.big_blind;
-            self.pokerkit = PokerKitReopening::default();
+            if let Some(e) = self.extras.as_mut() {
+                e.reopening = PokerKitReopening::default();
+            }
             self.to_act = self.first_to_act(self.street);
         }
     }

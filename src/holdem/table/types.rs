@@ -176,6 +176,51 @@ pub struct Extras {
     /// as a full raise whatever its size (so an all-in for less than the big
     /// blind's increment reopens the betting).
     pub pokerkit_reopening: bool,
+    /// PokerKit's bookkeeping for that rule, kept during the hand (here,
+    /// boxed with the extras, so the simulator's hands carry none of it).
+    pub(crate) reopening: PokerKitReopening,
+}
+
+/// PokerKit's bookkeeping of who may raise after short all-ins, kept for
+/// replays that accept its reopening rule ([`Extras::pokerkit_reopening`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PokerKitReopening {
+    /// Seats that acted since the last raise PokerKit counts as full.
+    acted: u16,
+    /// The largest bet or raise increment this street, 0 at its start: the
+    /// first one of a street is full whatever its size.
+    largest: u64,
+    /// The all-in raises short of `largest` since the last full one, summed.
+    short_sum: u64,
+    short_any: bool,
+}
+
+impl PokerKitReopening {
+    /// Whether PokerKit lets `seat` raise.
+    pub(super) fn allows(&self, seat: usize) -> bool {
+        !(self.short_any && self.short_sum < self.largest && self.acted & (1 << seat) != 0)
+    }
+
+    /// After `seat` acted: a raise of `increment`, leaving it all-in or not.
+    pub(super) fn acted(&mut self, seat: usize, raise: Option<(u64, bool)>) {
+        self.acted |= 1 << seat;
+        let Some((increment, all_in)) = raise else {
+            return;
+        };
+        if increment >= self.largest {
+            self.acted = 1 << seat;
+        }
+        self.largest = self.largest.max(increment);
+        if all_in {
+            self.short_sum += increment;
+            self.short_any = true;
+        } else {
+            (self.short_sum, self.short_any) = (0, false);
+        }
+        if self.short_sum >= self.largest {
+            (self.short_sum, self.short_any) = (0, false);
+        }
+    }
 }
 
 /// Why a configuration or an action is refused.
