@@ -3,7 +3,7 @@
 
 Usage: python3 scripts/plot_interval_width.py [--cardsim PATH] [--agents tag,station]
            [--players 2] [--stacks 100bb] [--seed 1] [--hands 2000,8000,32000,128000]
-           [--agent tag] [--threads 2] [--out width.png]
+           [--agent tag] [--threads 2] [--calibrate 20000] [--out width.png]
 
 Runs `cardsim holdem` twice at each number of hands: plain (`-n HANDS`) and
 duplicate (`--duplicate -n HANDS/seatings`, the same hands played), reads each
@@ -12,7 +12,9 @@ default), the full width of each estimator's 95% interval against hands, on
 log-log axes (a width falls as 1/sqrt(hands): parallel lines, and the
 vertical gap between two is the square root of the hands ratio for equal
 width). Prints the widths and, at the largest size, the hands ratio of each
-line against plain `net`.
+line against plain `net`. With `--calibrate N` (the default, 20000; 0 turns it
+off) every run also has the chance, chance_action and learned estimators
+(docs/duplicate.md).
 """
 
 import argparse
@@ -44,6 +46,8 @@ def summary(cardsim, args, hands, duplicate):
     words = [cardsim, "holdem", "--players", str(args.players), "--agents", args.agents,
              "--stacks", args.stacks, "--seed", str(args.seed), "-j", str(args.threads),
              "-q", "--summary", "-"]
+    if args.calibrate > 0:
+        words += ["--calibrate", str(args.calibrate)]
     games = hands
     if duplicate:
         seatings = args.players
@@ -80,6 +84,7 @@ def main():
     ap.add_argument("--hands", default="2000,8000,32000,128000")
     ap.add_argument("--agent", default=None)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--calibrate", type=int, default=20000)
     ap.add_argument("--out", default="interval_width.png")
     args = ap.parse_args()
     try:
@@ -96,14 +101,14 @@ def main():
             name, played, w = widths(summary(cardsim, args, hands, dup), args.agent)
             for est, width in w.items():
                 lines.setdefault((mode, est), []).append((played, width))
-                print(f"{mode:9} {est:8} {played:>9} hands  width {width:8.3f} bb/100")
+                print(f"{mode:9} {est:13} {played:>9} hands  width {width:8.3f} bb/100")
     base = dict(lines[("plain", "net")])
     top = max(base)
     print(f"hands ratio for equal width at {top} hands (plain net = 1):")
     for (mode, est), points in lines.items():
         w = dict(points).get(top)
         if w:
-            print(f"  {mode:9} {est:8} {(base[top] / w) ** 2:6.2f}")
+            print(f"  {mode:9} {est:13} {(base[top] / w) ** 2:6.2f}")
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     styles = {"plain": "-", "duplicate": "--"}

@@ -18,6 +18,7 @@ RUNS = [
     ("holdem", ["holdem"], dict(players=4, agents=["tag", "station", "random", "pushfold"],
                                 stacks="uniform:10bb-200bb")),
     ("holdem", ["holdem"], dict(players=3, agents=["tag", "station", "random"], duplicate=True)),
+    ("holdem", ["holdem"], dict(players=2, agents=["random", "tag"], duplicate=True, calibrate=300)),
     ("tienlen", ["tienlen"], dict(agents="greedy,random,planner", rotate=True)),
     ("solve", ["solve"], dict(cards=5)),
 ]
