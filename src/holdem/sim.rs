@@ -909,8 +909,12 @@ impl Game for HoldemGame {
                 ));
             }
         }
+        // The agents' estimates are kept to 1/10,000 of a chip, as the CSV
+        // writes them: a value that takes few distinct values (a corrected
+        // result in hands that end preflop) rounded to hundredths biased its
+        // mean by up to half a hundredth of a chip.
         let fixed = MetricKind::Fixed {
-            scale: 100,
+            scale: 10_000,
             min: low,
         };
         let labels = self.agent_labels();

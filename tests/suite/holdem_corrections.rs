@@ -140,6 +140,57 @@ fn corrections_leave_the_hands_alone_and_any_threads_agree() {
 }
 
 #[test]
+fn an_estimate_is_kept_as_exactly_as_the_csv_writes_it() {
+    // Tag against pushfold at 100 bb: every hand ends preflop, and in a
+    // duplicate group the learned baseline explains the result almost
+    // wholly, so `learned` takes very few values. Its mean in the summary
+    // must be the CSV column's mean (4 decimals), not a mean of values
+    // rounded to hundredths of a chip (0.16 for 0.1561 before the fix).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.json");
+    let csv = run(&[
+        "holdem",
+        "--players",
+        "2",
+        "--agents",
+        "tag,pushfold",
+        "--duplicate",
+        "-n",
+        "3000",
+        "--calibrate",
+        "3000",
+        "-q",
+        "-o",
+        "-",
+        "--summary",
+        path.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8(csv).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let s = summary(&path);
+    for column in ["agent_tag_net", "agent_tag_chance", "agent_tag_learned"] {
+        let k = header.iter().position(|h| *h == column).unwrap();
+        let values: Vec<f64> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(k).unwrap().parse().unwrap())
+            .collect();
+        let csv_mean = values.iter().sum::<f64>() / values.len() as f64;
+        let metric = s["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == column)
+            .unwrap();
+        let mean = metric["mean"].as_f64().unwrap();
+        assert!(
+            (mean - csv_mean).abs() < 1e-6,
+            "{column}: summary {mean}, CSV {csv_mean}"
+        );
+    }
+}
+
+#[test]
 fn bad_calibrations_are_refused_with_one_line() {
     for n in ["0", "x", "20000000", "-3"] {
         let err = bad(&["holdem", "-n", "10", "--calibrate", n]);
