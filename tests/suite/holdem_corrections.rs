@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::common::{bad, cardsim};
+use crate::common::{agent_estimate, agent_estimator, bad, cardsim};
 
 fn run(args: &[&str]) -> Vec<u8> {
     let out = cardsim().args(args).output().expect("cardsim runs");
@@ -21,25 +21,10 @@ fn summary(path: &std::path::Path) -> Value {
 /// bb/100, the 95% half-width and the variance reduction of `agent`'s
 /// estimator `estimator`.
 fn estimate(s: &Value, agent: &str, estimator: &str) -> (f64, f64, f64) {
-    let a = s["agents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["agent"] == agent)
-        .unwrap_or_else(|| panic!("agent {agent}: {s}"));
-    let e = a["estimators"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["estimator"] == estimator)
-        .unwrap_or_else(|| panic!("estimator {estimator}"));
-    let [lo, hi] = [0, 1].map(|k| e["ci95_bb_per_100"][k].as_f64().unwrap());
+    let (mean, half) = agent_estimate(s, agent, estimator);
+    let e = agent_estimator(s, agent, estimator);
     let reduction = e["variance_reduction"].as_f64().unwrap_or(f64::INFINITY);
-    (
-        e["bb_per_100"].as_f64().unwrap(),
-        (hi - lo) / 2.0,
-        reduction,
-    )
+    (mean, half, reduction)
 }
 
 #[test]

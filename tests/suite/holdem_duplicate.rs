@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::common::{bad, cardsim};
+use crate::common::{agent_estimate as estimate, bad, cardsim};
 
 fn run(args: &[&str]) -> (Vec<u8>, String) {
     let out = cardsim().args(args).output().expect("cardsim runs");
@@ -211,24 +211,6 @@ fn duplicate_runs_are_the_same_for_any_threads_and_shards_merge() {
     assert!(said.contains("rerun gives identical"), "{said}");
     let (said, _) = run(&["verify", &p("merged.json")]);
     assert!(String::from_utf8(said).unwrap().starts_with("ok:"));
-}
-
-/// bb/100 and the 95% half-width of `agent`'s estimator `estimator`.
-fn estimate(s: &Value, agent: &str, estimator: &str) -> (f64, f64) {
-    let a = s["agents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["agent"] == agent)
-        .unwrap();
-    let e = a["estimators"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["estimator"] == estimator)
-        .unwrap();
-    let [lo, hi] = [0, 1].map(|k| e["ci95_bb_per_100"][k].as_f64().unwrap());
-    (e["bb_per_100"].as_f64().unwrap(), (hi - lo) / 2.0)
 }
 
 #[test]

@@ -4,23 +4,11 @@ use super::*;
 use crate::cards::deck;
 use crate::holdem::agents::{Agent, AgentKind};
 use crate::holdem::correction::chance::chance_correction;
-use crate::holdem::table::pots::OddChips;
-use crate::holdem::table::{Betting, Config, ShortBigBlind};
+use crate::holdem::table::Config;
 use crate::rng::game_rng;
 
 fn config(stacks: &[u64], button: usize) -> Config {
-    Config {
-        stacks: stacks.to_vec(),
-        button,
-        small_blind: 1,
-        big_blind: 2,
-        ante: 0,
-        ante_trimming: true,
-        odd_chips: OddChips::LeftOfButton,
-        short_big_blind: ShortBigBlind::FullBlind,
-        betting: Betting::NoLimit,
-        game: Game::Holdem,
-    }
+    super::super::test_config(stacks, button)
 }
 
 fn shuffled(seed: u64, i: u64) -> Vec<Card> {

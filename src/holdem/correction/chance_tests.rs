@@ -5,24 +5,12 @@ use crate::cards::{deck, parse_cards};
 use crate::holdem::agents::{Agent, AgentKind};
 use crate::holdem::equity::allin::pot_shares;
 use crate::holdem::eval::evaluate;
-use crate::holdem::table::pots::OddChips;
 use crate::holdem::table::pots::Pot;
-use crate::holdem::table::{Action, Betting, ShortBigBlind};
+use crate::holdem::table::Action;
 use crate::rng::game_rng;
 
 fn config(stacks: &[u64], button: usize) -> Config {
-    Config {
-        stacks: stacks.to_vec(),
-        button,
-        small_blind: 1,
-        big_blind: 2,
-        ante: 0,
-        ante_trimming: true,
-        odd_chips: OddChips::LeftOfButton,
-        short_big_blind: ShortBigBlind::FullBlind,
-        betting: Betting::NoLimit,
-        game: crate::holdem::variant::Game::Holdem,
-    }
+    super::super::test_config(stacks, button)
 }
 
 /// A deck that deals `cards` first (hole cards in dealing order, then the

@@ -36,3 +36,32 @@ pub fn bad(args: &[&str]) -> String {
     assert!(!err.contains("panicked"), "{args:?}: {err}");
     err
 }
+
+/// Agent `agent`'s estimator `estimator` in a hold'em summary's `agents`
+/// table: its bb/100 and the half-width of its 95% interval.
+pub fn agent_estimate(summary: &serde_json::Value, agent: &str, estimator: &str) -> (f64, f64) {
+    let e = agent_estimator(summary, agent, estimator);
+    let [lo, hi] = [0, 1].map(|k| e["ci95_bb_per_100"][k].as_f64().expect("a number"));
+    (e["bb_per_100"].as_f64().expect("a number"), (hi - lo) / 2.0)
+}
+
+/// The entry of agent `agent`'s estimator `estimator` in a hold'em
+/// summary's `agents` table.
+pub fn agent_estimator<'a>(
+    summary: &'a serde_json::Value,
+    agent: &str,
+    estimator: &str,
+) -> &'a serde_json::Value {
+    let find = |list: &'a serde_json::Value, key: &str, name: &str| {
+        list.as_array()
+            .expect("a list")
+            .iter()
+            .find(|x| x[key] == name)
+            .unwrap_or_else(|| panic!("no {key} {name}"))
+    };
+    find(
+        &find(&summary["agents"], "agent", agent)["estimators"],
+        "estimator",
+        estimator,
+    )
+}
