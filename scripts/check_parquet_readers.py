@@ -86,10 +86,13 @@ def check_results_with_polars(sweep):
 
 def check_run_with_polars(parquet, csv):
     frame = pl.read_parquet(parquet)
-    types = {"street": pl.String, "winning_category": pl.String, "allin_street": pl.String}
+    types = {"street": pl.String, "winning_category": pl.String, "allin_street": pl.String,
+             "board": pl.String}
     for name, dtype in frame.schema.items():
         if name in types:
             want = types[name]
+        elif name.startswith("hole_s"):
+            want = pl.String
         elif name.startswith(("equity_s", "ev_net_s")):
             want = pl.Float64
         else:
