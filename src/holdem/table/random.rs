@@ -48,33 +48,7 @@ pub fn random_config(rng: &mut GameRng, max_stack: u64) -> Config {
 /// Plays one random hand to the end; returns it with the deck it used.
 /// `pokerkit` selects PokerKit's switches.
 pub fn play_random_hand(rng: &mut GameRng, pokerkit: bool) -> (HandState, Vec<Card>) {
-    let n = rng.random_range(2..=9usize);
-    let bb = rng.random_range(2..=20u64);
-    let config = Config {
-        stacks: (0..n).map(|_| rng.random_range(1..=40 * bb)).collect(),
-        button: rng.random_range(0..n),
-        small_blind: bb / 2,
-        big_blind: bb,
-        ante: if rng.random_bool(0.3) {
-            rng.random_range(1..=bb / 2)
-        } else {
-            0
-        },
-        ante_trimming: true,
-        odd_chips: if pokerkit {
-            OddChips::FirstWinner
-        } else {
-            OddChips::LeftOfButton
-        },
-        short_big_blind: if pokerkit {
-            ShortBigBlind::Posted
-        } else {
-            ShortBigBlind::FullBlind
-        },
-        betting: Betting::NoLimit,
-        game: Game::Holdem,
-    };
-    play_random_actions(config, rng)
+    play_random_game_hand(rng, Game::Holdem, pokerkit)
 }
 
 /// A random hand of `game` at a random table of 2 to 9 seats (fewer when
