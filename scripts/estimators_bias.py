@@ -16,21 +16,10 @@ variance reduction. Exits 1 when an estimator lies outside.
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 
-
-def find_cardsim(given):
-    if given:
-        return given
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "cardsim")
-    if os.access(here, os.X_OK):
-        return here
-    found = shutil.which("cardsim")
-    if not found:
-        sys.exit("error: no cardsim binary: build it (cargo build --release) or pass --cardsim PATH")
-    return found
+from cardsim_bin import find_cardsim
 
 
 def main():

@@ -20,26 +20,15 @@ off) every run also has the chance, chance_action and learned estimators
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
+
+from cardsim_bin import find_cardsim
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-
-
-def find_cardsim(given):
-    if given:
-        return given
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "cardsim")
-    if os.access(here, os.X_OK):
-        return here
-    found = shutil.which("cardsim")
-    if not found:
-        sys.exit("error: no cardsim binary: build it (cargo build --release) or pass --cardsim PATH")
-    return found
 
 
 def summary(cardsim, args, hands, duplicate):
