@@ -297,23 +297,9 @@ mod tests {
 
     #[test]
     fn the_view_shows_the_hand_so_far() {
-        use crate::holdem::table::pots::OddChips;
         use crate::holdem::table::Config;
-        use crate::holdem::table::{Betting, ShortBigBlind};
-        use crate::holdem::variant::Game;
         let deck: Vec<Card> = (0..52).map(Card::from_index).collect();
-        let config = Config {
-            stacks: vec![200, 200, 200],
-            button: 0,
-            small_blind: 1,
-            big_blind: 2,
-            ante: 0,
-            ante_trimming: true,
-            odd_chips: OddChips::LeftOfButton,
-            short_big_blind: ShortBigBlind::FullBlind,
-            betting: Betting::NoLimit,
-            game: Game::Holdem,
-        };
+        let config = Config::holdem(vec![200, 200, 200], 0, 1, 2);
         let mut hand = HandState::new(config, &deck).unwrap();
         // Seat 1 (button) raises to 6, seat 2 (small blind) folds, seat 3 calls.
         hand.apply(Action::RaiseTo(6)).unwrap();

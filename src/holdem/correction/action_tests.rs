@@ -8,7 +8,7 @@ use crate::holdem::table::Config;
 use crate::rng::game_rng;
 
 fn config(stacks: &[u64], button: usize) -> Config {
-    super::super::test_config(stacks, button)
+    Config::holdem(stacks.to_vec(), button, 1, 2)
 }
 
 fn shuffled(seed: u64, i: u64) -> Vec<Card> {

@@ -10,7 +10,7 @@ use crate::holdem::table::Action;
 use crate::rng::game_rng;
 
 fn config(stacks: &[u64], button: usize) -> Config {
-    super::super::test_config(stacks, button)
+    Config::holdem(stacks.to_vec(), button, 1, 2)
 }
 
 /// A deck that deals `cards` first (hole cards in dealing order, then the

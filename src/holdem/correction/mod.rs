@@ -15,21 +15,3 @@ pub mod value;
 
 pub use action::{action_correction, ActionCorrection, Policy};
 pub use chance::{chance_correction, ChanceCorrection, CorrectionError};
-
-/// A no-limit hold'em table with blinds 1/2 and no ante, for the tests.
-#[cfg(test)]
-fn test_config(stacks: &[u64], button: usize) -> crate::holdem::table::Config {
-    use crate::holdem::table::{pots::OddChips, Betting, Config, ShortBigBlind};
-    Config {
-        stacks: stacks.to_vec(),
-        button,
-        small_blind: 1,
-        big_blind: 2,
-        ante: 0,
-        ante_trimming: true,
-        odd_chips: OddChips::LeftOfButton,
-        short_big_blind: ShortBigBlind::FullBlind,
-        betting: Betting::NoLimit,
-        game: crate::holdem::variant::Game::Holdem,
-    }
-}

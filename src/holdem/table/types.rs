@@ -143,6 +143,26 @@ pub struct Config {
     pub game: Game,
 }
 
+impl Config {
+    /// A no-limit Texas hold'em table by the rules' defaults: no ante,
+    /// antes trimmed, odd chips left of the button, a short big blind
+    /// matched in full.
+    pub fn holdem(stacks: Vec<u64>, button: usize, small_blind: u64, big_blind: u64) -> Config {
+        Config {
+            stacks,
+            button,
+            small_blind,
+            big_blind,
+            ante: 0,
+            ante_trimming: true,
+            odd_chips: OddChips::LeftOfButton,
+            short_big_blind: ShortBigBlind::FullBlind,
+            betting: Betting::NoLimit,
+            game: Game::Holdem,
+        }
+    }
+}
+
 /// Forced bets as hand histories record them, beyond one ante for all and
 /// two blinds: an ante per seat (a big-blind ante), a blind or straddle per
 /// seat (a dead blind posted out of position, a straddle), and the seat
