@@ -360,22 +360,27 @@ impl HoldemGame {
         }
     }
 
-    /// Checks that every agent plays the variant: the built-in random and
-    /// station agents play any; the others rate two hole cards of a
-    /// 52-card deck and play hold'em only.
+    /// Checks that every agent plays the variant. `random`, `station`,
+    /// `tag` and the agents the user brings (`exec:`, Python: their view
+    /// names the game) play every game; `pushfold` and `chart` play the
+    /// no-limit two-card games (hold'em, short deck): a chart's ranges
+    /// name two-card hands, and pushing all-in preflop is not a pot-limit
+    /// action.
     pub fn check_agents(&self) -> Result<(), String> {
-        if self.variant == Variant::Holdem {
+        if !self.variant.is_omaha() {
             return Ok(());
         }
         for spec in &self.agents {
-            let name = spec.name();
-            if !matches!(name, "random" | "station") {
-                return Err(format!(
-                    "agent '{name}' plays hold'em only (its choices rate two hole cards of a 52-card \
-                     deck); {} tables take random and station",
-                    self.variant
-                ));
-            }
+            let why = match spec.name() {
+                "pushfold" => "moves all-in preflop, which pot limit does not allow",
+                "chart" => "reads two-card hold'em ranges",
+                _ => continue,
+            };
+            return Err(format!(
+                "agent '{}' {why}; {} tables take random, station, tag, exec: and Python agents",
+                spec.name(),
+                self.variant
+            ));
         }
         Ok(())
     }

@@ -13,10 +13,12 @@ use serde::Deserialize;
 
 use super::params::Ratio;
 use super::spec::SpecError;
-use super::{equity_vs_random, give_up, passive, raise_to};
+use super::{equity_vs_random, give_up, passive, raise_to, variants};
 use crate::cards::Card;
 use crate::holdem::equity::range::Range;
 use crate::holdem::eval::{category, evaluate, Category};
+use crate::holdem::shortdeck::{self, SHORT_ORDER};
+use crate::holdem::variant::Game;
 use crate::holdem::table::{Action, Legal, Street, View};
 use crate::rng::GameRng;
 
@@ -323,12 +325,28 @@ impl Chart {
         cards[1] = view.hole()[1];
         let board = view.board();
         cards[2..2 + board.len()].copy_from_slice(board);
-        let class = category(evaluate(&cards[..2 + board.len()]));
-        let equity = (self.bet_equity.is_some() || self.call_margin.is_some())
-            .then(|| equity_vs_random(view.hole(), board, view.live() - 1, rng));
+        let game = view.game();
+        let cards = &cards[..2 + board.len()];
+        // A class's place in the game's order (short deck: a flush above
+        // a full house).
+        let (class, order): (Category, fn(Category) -> usize) = if game == Game::ShortDeck {
+            let order = |c: Category| SHORT_ORDER.iter().position(|&o| o == c).unwrap_or(0);
+            (shortdeck::category(shortdeck::evaluate(cards)), order)
+        } else {
+            (category(evaluate(cards)), |c: Category| c as usize)
+        };
+        let at_least = |c: Category| order(class) >= order(c);
+        let wants_equity = self.bet_equity.is_some() || self.call_margin.is_some();
+        let equity = wants_equity.then(|| {
+            if game == Game::Holdem {
+                equity_vs_random(view.hole(), board, view.live() - 1, rng)
+            } else {
+                variants::equity_vs_random(game, view.hole_cards(), board, view.live() - 1, rng)
+            }
+        });
         let pot = view.pot();
         let call = legal.call.unwrap_or(0);
-        let strong = self.bet_class.is_some_and(|c| class >= c)
+        let strong = self.bet_class.is_some_and(at_least)
             || matches!((self.bet_equity, equity), (Some(t), Some(e)) if e >= t);
         if strong {
             return raise_to(
@@ -340,7 +358,7 @@ impl Chart {
             return passive(legal);
         }
         let odds = call as f64 / (pot + call) as f64;
-        let calls = self.call_class.is_some_and(|c| class >= c)
+        let calls = self.call_class.is_some_and(at_least)
             || matches!((self.call_margin, equity), (Some(m), Some(e)) if e >= odds + m);
         if calls {
             Action::Call

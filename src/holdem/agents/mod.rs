@@ -26,6 +26,7 @@ use rand::RngExt;
 
 use super::eval::Hand;
 use super::table::{Action, Legal, Street, View};
+use super::variant::Game;
 use crate::cards::{Card, CardSet};
 use crate::rng::GameRng;
 
@@ -34,6 +35,7 @@ pub mod exec;
 pub mod external;
 pub mod params;
 pub mod spec;
+pub mod variants;
 pub mod view;
 
 pub use chart::Chart;
@@ -325,13 +327,27 @@ pub fn equity_vs_random(
 /// draw is made) bet some of the checks.
 fn tag(view: &View<'_>, legal: &Legal, rng: &mut GameRng, p: &TagParams) -> Action {
     let bb = view.big_blind();
+    let game = view.game();
     if view.street() == Street::Preflop {
-        let score = chen_score_x2(view.hole());
+        // Hold'em compares Chen scores; another game admits the same
+        // share of its own starting hands (variants.rs).
+        let score = if game == Game::Holdem {
+            chen_score_x2(view.hole())
+        } else {
+            0
+        };
+        let admits = |t: params::Threshold| {
+            if game == Game::Holdem {
+                score >= t.x2
+            } else {
+                variants::in_top_share(game, view.hole_cards(), params::share_of(t))
+            }
+        };
         let n = view.seats();
         let late = view.seat() == view.button() || (view.seat() + 1) % n == view.button();
         if !view.raised() {
-            let open = if late { p.open_late.x2 } else { p.open.x2 };
-            if score >= open {
+            let open = if late { p.open_late } else { p.open };
+            if admits(open) {
                 let limpers = (0..n)
                     .filter(|&s| s != view.seat() && view.street_bet(s) == bb && !view.folded(s))
                     .count()
@@ -340,18 +356,22 @@ fn tag(view: &View<'_>, legal: &Legal, rng: &mut GameRng, p: &TagParams) -> Acti
             }
             return give_up(legal);
         }
-        if score >= p.threebet.x2 {
+        if admits(p.threebet) {
             return raise_to(legal, p.threebet_size * view.current_bet());
         }
         let cost = u128::from(legal.call.unwrap_or(0));
         let chips = u128::from(view.stack(view.seat())) + cost;
         let (num, den) = (u128::from(p.call_cost.num), u128::from(p.call_cost.den));
-        if score >= p.call.x2 && cost * den <= num * chips {
+        if admits(p.call) && cost * den <= num * chips {
             return passive(legal);
         }
         return give_up(legal);
     }
-    let equity = equity_vs_random(view.hole(), view.board(), view.live() - 1, rng);
+    let equity = if game == Game::Holdem {
+        equity_vs_random(view.hole(), view.board(), view.live() - 1, rng)
+    } else {
+        variants::equity_vs_random(game, view.hole_cards(), view.board(), view.live() - 1, rng)
+    };
     let pot = view.pot();
     let bet = view.current_bet() + p.bet.of_ceil(pot + legal.call.unwrap_or(0));
     if equity >= p.value {
@@ -391,7 +411,7 @@ fn pushfold(view: &View<'_>, legal: &Legal, p: &PushFoldParams) -> Action {
     if view.street() != Street::Preflop {
         return passive(legal);
     }
-    let score = f64::from(chen_score_x2(view.hole()));
+    let game = view.game();
     let ebb = view.effective_stack() as f64 / view.big_blind() as f64;
     let (base, per_bb) = if view.raised() {
         (p.call, p.call_per_bb)
@@ -399,7 +419,15 @@ fn pushfold(view: &View<'_>, legal: &Legal, p: &PushFoldParams) -> Action {
         (p.push, p.push_per_bb)
     };
     let threshold = 2.0 * base + 2.0 * per_bb.num as f64 * ebb / per_bb.den as f64;
-    if score < threshold {
+    let plays = if game == Game::Holdem {
+        f64::from(chen_score_x2(view.hole())) >= threshold
+    } else {
+        // The share of hold'em hands the threshold admits, of this game's.
+        let x2 = threshold.ceil().clamp(-4.0, 41.0) as i32;
+        let share = params::share_of(params::Threshold { x2 });
+        variants::in_top_share(game, view.hole_cards(), share)
+    };
+    if !plays {
         return give_up(legal);
     }
     match legal.raise {
