@@ -71,6 +71,7 @@ class View:
     small_blind: int
     big_blind: int
     ante: int
+    variant: str
     street: str
     hole: str
     board: str

@@ -292,6 +292,10 @@ impl View {
         self.view.ante
     }
     #[getter]
+    fn variant(&self) -> &str {
+        &self.view.variant
+    }
+    #[getter]
     fn street(&self) -> &str {
         &self.view.street
     }
@@ -355,6 +359,7 @@ impl View {
         d.set_item("small_blind", v.small_blind)?;
         d.set_item("big_blind", v.big_blind)?;
         d.set_item("ante", v.ante)?;
+        d.set_item("variant", &v.variant)?;
         d.set_item("street", &v.street)?;
         d.set_item("hole", &v.hole)?;
         d.set_item("board", &v.board)?;

@@ -52,10 +52,12 @@ class Raiser:
         d = view.to_dict()
         assert d["legal"]["to_call"] == view.legal.to_call
         assert d["hole"] == view.hole and len(view.hole) == 4
+        assert view.variant == d["variant"] == "nlhe"
         assert view.pot == sum(view.contributed) and len(view.stacks) == view.players
         assert not view.folded[view.seat - 1]
         assert set(d) == {"hand", "seed", "seat", "players", "button", "small_blind",
-                          "big_blind", "ante", "street", "hole", "board", "pot", "stacks",
+                          "big_blind", "ante", "variant", "street", "hole", "board", "pot",
+                          "stacks",
                           "bets", "contributed", "folded", "legal", "actions"}
         r = view.random()
         assert 0.0 <= r < 1.0

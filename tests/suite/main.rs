@@ -36,6 +36,7 @@ mod solver_reference;
 mod sweep;
 mod tienlen_cli;
 mod tienlen_rules;
+mod variants_agents;
 mod variants_equity;
 mod variants_eval;
 mod variants_phh;

@@ -195,7 +195,7 @@ fn holdem_variants_simulate_and_replay_their_histories() {
             "--variant",
             "plo4",
             "--agents",
-            "random,tag",
+            "random,pushfold",
             "--players",
             "2",
         ])
@@ -204,8 +204,8 @@ fn holdem_variants_simulate_and_replay_their_histories() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim(),
-        "error: agent 'tag' plays hold'em only (its choices rate two hole cards of a 52-card \
-         deck); plo4 tables take random and station"
+        "error: agent 'pushfold' moves all-in preflop, which pot limit does not allow; plo4 \
+         tables take random, station, tag, exec: and Python agents"
     );
     let out = cardsim()
         .args([

@@ -18,8 +18,8 @@ use crate::cards::Card;
 use crate::holdem::equity::range::Range;
 use crate::holdem::eval::{category, evaluate, Category};
 use crate::holdem::shortdeck::{self, SHORT_ORDER};
-use crate::holdem::variant::Game;
 use crate::holdem::table::{Action, Legal, Street, View};
+use crate::holdem::variant::Game;
 use crate::rng::GameRng;
 
 /// A range as a table over the 52 x 52 ordered card pairs (higher index

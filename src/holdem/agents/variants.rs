@@ -37,7 +37,7 @@ pub const SHORT_DEALS: u32 = 6000;
 /// Omaha hands sampled per game for the share of hands at a score.
 const OMAHA_SAMPLE: usize = 20_000;
 /// The fixed stream of the measured tables (any run gets the same ones).
-const TABLE_SEED: u64 = 0x5EED_0F_0A4A;
+const TABLE_SEED: u64 = 0x005E_ED0F_0A4A;
 
 /// Points of a high card in the Omaha count (A 6, K 4, Q 3, J 2, T 1).
 fn high_points(rank: usize) -> i32 {
@@ -107,7 +107,7 @@ pub fn omaha_score(hole: &[Card]) -> i32 {
         }
         for d in 1..=4 {
             if i + d < 14 && ext >> (i + d) & 1 == 1 {
-                score += 5 - d as i32;
+                score += 5 - d;
             }
         }
     }
@@ -305,7 +305,10 @@ mod tests {
         // Rainbow, the same ranks: no suit points.
         assert_eq!(omaha_score(&cards("As Ah Kd Kc")), 45);
         // A third spade takes 2 from its suit.
-        assert_eq!(omaha_score(&cards("As Ks Qs 9h")), 6 + 4 + 3 + 5 + 4 + 3 + 4 + 2 + 1);
+        assert_eq!(
+            omaha_score(&cards("As Ks Qs 9h")),
+            6 + 4 + 3 + 5 + 4 + 3 + 4 + 2 + 1
+        );
         // J T 9 8 double-suited: high 2 + 1, suits 3 + 3, straight
         // pairs JT 4 J9 3 J8 2 T9 4 T8 3 98 4.
         assert_eq!(omaha_score(&cards("Js Th 9s 8h")), 29);

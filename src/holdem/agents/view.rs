@@ -72,9 +72,15 @@ pub struct AgentView {
     pub small_blind: u64,
     pub big_blind: u64,
     pub ante: u64,
+    /// The game, as `--variant` names it: `nlhe`, `plo4`, `plo5`, `plo6`
+    /// or `shortdeck` (absent from a view written before games had
+    /// names: hold'em).
+    #[serde(default = "nlhe")]
+    pub variant: String,
     /// `preflop`, `flop`, `turn` or `river`.
     pub street: String,
-    /// This seat's two cards, e.g. `AsKd`.
+    /// This seat's hole cards, e.g. `AsKd` (two in hold'em and short
+    /// deck, 4 to 6 in Omaha).
     pub hole: String,
     /// The board so far, e.g. `7h8s9c` (empty preflop).
     pub board: String,
@@ -91,6 +97,18 @@ pub struct AgentView {
     /// The hand so far in PHH notation, `pN` being seat N: `p3 cbr 6`,
     /// `p4 f`, `p1 cc`, and the board's deals `d db 7h8s9c`. No hole cards.
     pub actions: Vec<String>,
+}
+
+fn nlhe() -> String {
+    variant_name(crate::holdem::variant::Game::Holdem).into()
+}
+
+/// A game's name as `--variant` spells it (hold'em is `nlhe`).
+pub fn variant_name(game: crate::holdem::variant::Game) -> &'static str {
+    match game {
+        crate::holdem::variant::Game::Holdem => "nlhe",
+        g => g.name(),
+    }
 }
 
 fn cards_text(cards: &[Card]) -> String {
@@ -122,6 +140,7 @@ impl AgentView {
             small_blind: config.small_blind,
             big_blind: config.big_blind,
             ante: config.ante,
+            variant: variant_name(config.game).into(),
             street: street_key(hand.street()).into(),
             hole: cards_text(&seats[legal.seat].hole),
             board: cards_text(hand.board()),
@@ -310,6 +329,7 @@ mod tests {
         assert_eq!(v.seat, 3);
         assert_eq!(v.button, 1);
         assert_eq!(v.street, "flop");
+        assert_eq!(v.variant, "nlhe");
         assert_eq!(v.board.len(), 6);
         assert_eq!(v.pot, 13);
         assert_eq!(v.contributed, vec![6, 1, 6]);

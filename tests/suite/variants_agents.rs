@@ -1,0 +1,270 @@
+//! The built-in agents at Omaha and short-deck tables: every agent a game
+//! takes plays only legal actions with the chips conserved, `tag` rates an
+//! Omaha hand by exactly two hole cards and three of the board, runs replay
+//! byte for byte on one thread or two, and the agents a game refuses get
+//! one line.
+
+use cardsim::cards::{parse_cards, Card};
+use cardsim::holdem::agents::{spec, AgentKind, AgentSpec};
+use cardsim::holdem::sim::{HoldemGame, StackSpec};
+use cardsim::holdem::table::pots::OddChips;
+use cardsim::holdem::table::{Action, Betting, Config, HandState, ShortBigBlind, Street};
+use cardsim::holdem::variant::Game;
+use cardsim::rng::game_rng;
+use cardsim::sim::{run, RunConfig};
+use rand::seq::SliceRandom;
+use rand::RngExt;
+
+use crate::common;
+
+const VARIANTS: [Game; 4] = [Game::Plo4, Game::Plo5, Game::Plo6, Game::ShortDeck];
+
+fn chart_path() -> String {
+    format!("{}/examples/agents/chart.toml", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The agents `game` takes: every built-in one, with parameters too;
+/// `pushfold` and `chart` only in short deck.
+fn agents_for(game: Game) -> Vec<AgentSpec> {
+    let mut specs = vec![
+        "tag".to_string(),
+        "tag(open=0.4,call=0.3,cbet=0.6,bluff=0.2,bet=1)".into(),
+        "random".into(),
+        "station".into(),
+    ];
+    if !game.is_omaha() {
+        specs.push("pushfold".into());
+        specs.push(format!("chart(file={})", chart_path()));
+    }
+    specs
+        .iter()
+        .map(|s| spec::builtin(s).unwrap_or_else(|e| panic!("{s}: {e}")))
+        .collect()
+}
+
+fn config(game: Game, stacks: Vec<u64>, button: usize) -> Config {
+    Config {
+        betting: if game.is_omaha() {
+            Betting::PotLimit
+        } else {
+            Betting::NoLimit
+        },
+        game,
+        ..Config::holdem(stacks, button, 1, 2)
+    }
+}
+
+/// Chips on the table: stacks plus what is in front or in the pot.
+fn on_table(h: &HandState) -> u64 {
+    if h.street() == Street::Done {
+        h.seats().iter().map(|s| s.stack).sum()
+    } else {
+        h.seats().iter().map(|s| s.stack + s.contributed).sum()
+    }
+}
+
+/// 1,000 hands per game and table size (2 to 6 seats), each seat a random
+/// one of the agents the game takes, stacks of 3 to 300 chips (short
+/// all-ins too): every action is one of the legal ones (checked here, not
+/// only by the engine), the chips are conserved after every action and
+/// the payout, and every agent acted.
+#[test]
+fn every_agent_plays_every_variant_legally_with_the_chips_conserved() {
+    for game in VARIANTS {
+        let agents = agents_for(game);
+        let mut acted = vec![0u64; agents.len()];
+        let deck = game.deck().to_vec();
+        for players in 2..=6 {
+            for g in 0..1000u64 {
+                let mut rng = game_rng(game.hole_cards() as u64 * 100 + players, g);
+                let stacks: Vec<u64> = (0..players).map(|_| rng.random_range(3..=300)).collect();
+                let start: u64 = stacks.iter().sum();
+                let seated: Vec<usize> = (0..players)
+                    .map(|_| rng.random_range(0..agents.len()))
+                    .collect();
+                let mut cards = deck.clone();
+                cards.shuffle(&mut rng);
+                let button = rng.random_range(0..players as usize);
+                let mut h = HandState::new(config(game, stacks, button), &cards).unwrap();
+                let mut steps = 0;
+                while let Some(view) = h.view() {
+                    let legal = view.legal();
+                    let at = seated[view.seat()];
+                    let action = agents[at].act_builtin(&view, &mut rng).unwrap();
+                    let ok = match action {
+                        Action::Fold => legal.can_fold,
+                        Action::Check => legal.can_check,
+                        Action::Call => legal.call.is_some(),
+                        Action::RaiseTo(to) => {
+                            legal.raise.is_some_and(|(lo, hi)| (lo..=hi).contains(&to))
+                        }
+                    };
+                    let who = &agents[at];
+                    assert!(
+                        ok,
+                        "{game} {players}p hand {g}: {who} chose {action:?}, legal {legal:?}"
+                    );
+                    h.apply(action).unwrap();
+                    acted[at] += 1;
+                    assert_eq!(on_table(&h), start, "{game} hand {g}: chips");
+                    steps += 1;
+                    assert!(steps < 1000, "{game} hand {g}: never ends");
+                }
+                assert_eq!(on_table(&h), start, "{game} hand {g}: chips after payout");
+            }
+        }
+        for (a, n) in agents.iter().zip(&acted) {
+            assert!(*n > 500, "{game}: {a} acted {n} times");
+        }
+    }
+}
+
+/// A heads-up PLO4 hand dealt so that seat 0 (the button) holds `hole`
+/// and the board is `board`, both seats having called and checked to the
+/// river, where seat 1 bets the pot.
+fn river_facing_a_pot_bet(hole: &str, board: &str) -> HandState {
+    let hole = parse_cards(hole).unwrap();
+    let board = parse_cards(board).unwrap();
+    let mut rest: Vec<Card> = Game::Plo4
+        .deck()
+        .to_vec()
+        .into_iter()
+        .filter(|c| !hole.contains(c) && !board.contains(c))
+        .collect();
+    rest.truncate(4);
+    // Dealt one card a round, left of the button (seat 1) first.
+    let mut deck = Vec::new();
+    for k in 0..4 {
+        deck.push(rest[k]);
+        deck.push(hole[k]);
+    }
+    deck.extend(&board);
+    let mut h = HandState::new(config(Game::Plo4, vec![200, 200], 0), &deck).unwrap();
+    h.apply(Action::Call).unwrap();
+    h.apply(Action::Check).unwrap();
+    for _ in 0..2 {
+        h.apply(Action::Check).unwrap();
+        h.apply(Action::Check).unwrap();
+    }
+    let pot = h.view().unwrap().pot();
+    h.apply(Action::RaiseTo(pot)).unwrap();
+    assert_eq!(h.view().unwrap().seat(), 0);
+    h
+}
+
+/// Four hearts in hand and one on the board is no flush in Omaha (two hole
+/// cards and three board cards make the hand): `tag` folds ace high to a
+/// pot bet, every time, where the same cards under hold'em's rules would
+/// be a flush it raises. With three hearts on the board its two hearts
+/// make the nut flush, and it raises.
+#[test]
+fn tag_rates_omaha_hands_by_two_hole_cards_and_three_of_the_board() {
+    let tag = AgentSpec::Builtin(AgentKind::Tag);
+    let no_flush = river_facing_a_pot_bet("Ah Kh 3h 2h", "Qh 8c 7d 5s Jc");
+    let nut_flush = river_facing_a_pot_bet("Ah Kh 3h 2h", "Qh 8h 7h 5s Jc");
+    for seed in 0..50 {
+        let mut rng = game_rng(9, seed);
+        let view = no_flush.view().unwrap();
+        assert_eq!(tag.act_builtin(&view, &mut rng), Some(Action::Fold));
+        let view = nut_flush.view().unwrap();
+        let Some(Action::RaiseTo(to)) = tag.act_builtin(&view, &mut rng) else {
+            panic!("tag did not raise the nut flush");
+        };
+        // Pot-limit: no more than the pot raise.
+        let (_, max) = view.legal().raise.unwrap();
+        assert!(to <= max, "{to} > {max}");
+    }
+}
+
+fn table(game: Game, agents: Vec<AgentSpec>) -> HoldemGame {
+    HoldemGame {
+        agents,
+        stacks: StackSpec::Uniform(20, 300),
+        small_blind: 1,
+        big_blind: 2,
+        ante: 0,
+        odd_chips: OddChips::LeftOfButton,
+        short_big_blind: ShortBigBlind::FullBlind,
+        allin_trials: 100,
+        phh_every: None,
+        player_stats: false,
+        duplicate: Default::default(),
+        estimates: Default::default(),
+        variant: game,
+    }
+}
+
+fn csv_of(game: &HoldemGame, hands: u64, threads: usize, dir: &std::path::Path) -> Vec<u8> {
+    let out = dir.join(format!("run-{threads}.csv"));
+    let mut config = RunConfig::new(hands, 7);
+    config.threads = Some(threads);
+    config.out = Some(out.clone());
+    run(game, &config).unwrap();
+    std::fs::read(out).unwrap()
+}
+
+/// Every game's run is the same bytes on one thread or two: the agents'
+/// draws come from each hand's own streams.
+#[test]
+fn variant_runs_replay_byte_for_byte_on_one_thread_or_two() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in VARIANTS {
+        let mut agents = agents_for(game);
+        agents.truncate(5);
+        let t = table(game, agents);
+        t.check_agents().unwrap();
+        let one = csv_of(&t, 1500, 1, dir.path());
+        let two = csv_of(&t, 1500, 2, dir.path());
+        assert!(one == two, "{game}");
+        assert!(one.len() > 1500 * 20, "{game}");
+    }
+}
+
+#[test]
+fn agents_a_variant_cannot_seat_get_one_line() {
+    for (agent, why) in [
+        (
+            "pushfold",
+            "moves all-in preflop, which pot limit does not allow",
+        ),
+        (
+            "chart(file=examples/agents/chart.toml)",
+            "reads two-card hold'em ranges",
+        ),
+    ] {
+        let agents = format!("tag,{agent}");
+        let err = common::bad(&[
+            "holdem",
+            "-n",
+            "5",
+            "--variant",
+            "plo5",
+            "--players",
+            "2",
+            "--agents",
+            &agents,
+        ]);
+        let name = agent.split('(').next().unwrap();
+        assert_eq!(
+            err.trim(),
+            format!("error: agent '{name}' {why}; plo5 tables take random, station, tag, exec: and Python agents")
+        );
+    }
+    // Short deck takes them all.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("sd.csv");
+    common::ok(&[
+        "holdem",
+        "-n",
+        "50",
+        "--variant",
+        "shortdeck",
+        "--players",
+        "3",
+        "--agents",
+        "pushfold,chart(file=examples/agents/chart.toml),tag",
+        "-o",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 51);
+}
