@@ -36,9 +36,12 @@
 //! first. The table prints each round's rates in M hands/s, cardsim over
 //! the peer per round, and the medians.
 
+mod common;
+
 use std::hint::black_box;
 use std::process::{Command, ExitCode};
-use std::time::Instant;
+
+use common::{args, flag, measure, median as med, show, Res};
 
 use cardsim::cards::Card;
 use cardsim::holdem::eval::batch::strengths_of_sevens;
@@ -47,11 +50,7 @@ use cardsim::rng::game_rng;
 use rand::seq::SliceRandom;
 
 fn main() -> ExitCode {
-    // `cargo bench` adds `--bench`; it means nothing here.
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = args();
     let result = match args.first().map(String::as_str) {
         Some("write") => write(&args[1..]),
         Some("run") => run(&args[1..]),
@@ -73,19 +72,6 @@ fn main() -> ExitCode {
             eprintln!("eval_peers: {e}");
             ExitCode::from(2)
         }
-    }
-}
-
-type Res<T> = Result<T, String>;
-
-/// The value after `flag` in `args`, parsed, or `default`.
-fn flag<T: std::str::FromStr>(args: &[String], flag: &str, default: T) -> Res<T> {
-    match args.iter().position(|a| a == flag) {
-        None => Ok(default),
-        Some(i) => args
-            .get(i + 1)
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| format!("{flag} needs a value")),
     }
 }
 
@@ -123,29 +109,6 @@ fn read_hands(path: &str) -> Res<Vec<[Card; 7]>> {
             Ok(std::array::from_fn(|k| Card::from_index(h[k])))
         })
         .collect()
-}
-
-/// CPU time of this thread in seconds (wall time if the kernel does not
-/// say).
-fn cpu_seconds(wall: Instant) -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        .map_or_else(|| wall.elapsed().as_secs_f64(), |ns| ns as f64 * 1e-9)
-}
-
-/// Runs `work(passes)` once untimed to calibrate (by wall time: the
-/// kernel updates a running thread's CPU time only every few
-/// milliseconds), then timed with enough passes for `min_time`; returns
-/// (hands, seconds).
-fn measure(per_pass: u64, min_time: f64, mut work: impl FnMut(u64) -> u64) -> (u64, f64) {
-    let origin = Instant::now();
-    black_box(work(1));
-    let one = origin.elapsed().as_secs_f64().max(1e-6);
-    let passes = (min_time / one).ceil().max(1.0) as u64;
-    let t0 = cpu_seconds(origin);
-    black_box(work(passes));
-    (passes * per_pass, cpu_seconds(origin) - t0)
 }
 
 // Not inlined, so that a profile (callgrind) shows each loop apart.
@@ -269,16 +232,6 @@ fn run(args: &[String]) -> Res<()> {
         println!();
         ours.push(a);
     }
-    let med = |v: Vec<f64>| -> f64 {
-        let mut v = v;
-        v.sort_by(f64::total_cmp);
-        let m = v.len() / 2;
-        if v.len() % 2 == 1 {
-            v[m]
-        } else {
-            (v[m - 1] + v[m]) / 2.0
-        }
-    };
     let col = |v: &[Rates], f: fn(&Rates) -> f64| v.iter().map(f).collect::<Vec<f64>>();
     println!(
         "median M hands/s: cardsim one {:.0}, batch {:.0}{}",
@@ -293,12 +246,6 @@ fn run(args: &[String]) -> Res<()> {
     if !theirs.is_empty() {
         let ratios = |f: fn(&Rates) -> f64, g: fn(&Rates) -> f64| -> Vec<f64> {
             ours.iter().zip(&theirs).map(|(a, b)| f(a) / g(b)).collect()
-        };
-        let show = |v: &[f64]| {
-            v.iter()
-                .map(|r| format!("{r:.3}"))
-                .collect::<Vec<_>>()
-                .join(" ")
         };
         let one = ratios(|r| r.one, |r| r.one);
         let bat = ratios(|r| r.batch, |r| r.one);
