@@ -1,5 +1,8 @@
 """One no-limit hold'em hand as an object, on cardsim's table engine: the
-same rules and switches as ``cardsim holdem`` (docs/rules.md).
+same rules and switches as ``cardsim holdem`` (docs/rules.md). ``variant=``
+deals another game by the CLI's ``--variant`` names (``"plo4"``, ``"plo5"``,
+``"plo6"``: pot-limit Omaha; ``"shortdeck"``), ``betting=`` (``"no_limit"``
+or ``"pot_limit"``) overrides its betting.
 
 Seats are numbered from 0; the small blind sits left of the button (heads-up
 the button posts it). ``legal()`` gives the options of the seat to act with
@@ -23,6 +26,9 @@ cardsim.holdem.IllegalAction: seat 0 cannot check: 2 to call
 (True, [5, 0, 0], [203, 199, 198])
 >>> Hand.from_phh(h.to_phh()).payouts()
 [0, 0, 5]
+>>> o = Hand(stacks=[200, 200], variant="plo4", seed=3)
+>>> o.variant, o.betting, len(o.hole(0).split()), o.legal()["raise_max"]
+('plo4', 'pot_limit', 4, 6)
 """
 
 from ._native import Hand, IllegalAction

@@ -14,11 +14,15 @@ class Hand:
         odd_chips: str = "left_of_button",
         short_big_blind: str = "full_blind",
         ante_trimming: bool = True,
+        variant: str = "nlhe",
+        betting: Optional[str] = None,
     ) -> None: ...
     @staticmethod
     def from_phh(text: str) -> "Hand": ...
     def legal(self) -> Optional[Dict[str, Any]]: ...
     def apply(self, action: str, to: Optional[int] = None) -> None: ...
+    variant: str
+    betting: str
     to_act: Optional[int]
     street: str
     is_over: bool

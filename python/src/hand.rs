@@ -1,5 +1,6 @@
-//! `cardsim.holdem.Hand`: one no-limit hold'em hand on the library's table
-//! engine (`cardsim::holdem::table`), one decision at a time.
+//! `cardsim.holdem.Hand`: one hand of no-limit hold'em, pot-limit Omaha
+//! or short deck on the library's table engine (`cardsim::holdem::table`),
+//! one decision at a time.
 //!
 //! The engine already refuses an illegal action with a typed error and
 //! leaves the hand unchanged; this wrapper maps that error to the Python
@@ -42,7 +43,8 @@ fn action_words(a: Action) -> (&'static str, Option<u64>) {
     }
 }
 
-/// One no-limit hold'em hand on the table engine (see `cardsim.holdem`).
+/// One hand on the table engine: hold'em, Omaha or short deck (see
+/// `cardsim.holdem`).
 #[pyclass(module = "cardsim.holdem", name = "Hand")]
 pub struct PyHand {
     state: HandState,
@@ -51,7 +53,7 @@ pub struct PyHand {
 #[pymethods]
 impl PyHand {
     #[new]
-    #[pyo3(signature = (stacks, blinds=(1, 2), antes=0, button=0, deck=None, seed=cardsim::cli::sim_args::DEFAULT_SEED, odd_chips="left_of_button", short_big_blind="full_blind", ante_trimming=true))]
+    #[pyo3(signature = (stacks, blinds=(1, 2), antes=0, button=0, deck=None, seed=cardsim::cli::sim_args::DEFAULT_SEED, odd_chips="left_of_button", short_big_blind="full_blind", ante_trimming=true, variant="nlhe", betting=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         stacks: Vec<u64>,
@@ -63,7 +65,26 @@ impl PyHand {
         odd_chips: &str,
         short_big_blind: &str,
         ante_trimming: bool,
+        variant: &str,
+        betting: Option<&str>,
     ) -> PyResult<Self> {
+        let game = Game::parse(variant).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "variant must be 'nlhe', 'plo4', 'plo5', 'plo6' or 'shortdeck', got '{}'",
+                cardsim::text::quote(variant)
+            ))
+        })?;
+        // The game's own betting unless named: pot limit for Omaha.
+        let betting = match betting {
+            None if game.is_omaha() => Betting::PotLimit,
+            None => Betting::NoLimit,
+            Some(b) => Betting::from_key(&b.replace('-', "_")).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "betting must be 'no_limit' or 'pot_limit', got '{}'",
+                    cardsim::text::quote(b)
+                ))
+            })?,
+        };
         let odd_chips = OddChips::from_key(odd_chips).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "odd_chips must be 'left_of_button' or 'first_winner', got '{odd_chips}'"
@@ -77,7 +98,10 @@ impl PyHand {
         let cards: Vec<Card> = match deck {
             Some(text) => parse_cards(text).map_err(|e| PyValueError::new_err(e.to_string()))?,
             None => {
-                let mut d: Vec<Card> = (0..52).map(Card::from_index).collect();
+                let mut d: Vec<Card> = match game {
+                    Game::Holdem => (0..52).map(Card::from_index).collect(),
+                    _ => game.deck().to_vec(),
+                };
                 d.shuffle(&mut cardsim::rng::game_rng(seed, 0));
                 d
             }
@@ -91,8 +115,8 @@ impl PyHand {
             ante_trimming,
             odd_chips,
             short_big_blind,
-            betting: Betting::NoLimit,
-            game: Game::Holdem,
+            betting,
+            game,
         };
         let state =
             HandState::new(config, &cards).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -223,6 +247,18 @@ impl PyHand {
             .collect()
     }
 
+    /// The game, as the CLI's `--variant` names it (`nlhe`, `plo4`, ...).
+    #[getter]
+    fn variant(&self) -> &'static str {
+        cardsim::holdem::agents::view::variant_name(self.state.config().game)
+    }
+
+    /// `no_limit` or `pot_limit`.
+    #[getter]
+    fn betting(&self) -> &'static str {
+        self.state.config().betting.key()
+    }
+
     /// A seat's hole cards (every seat's: this is the dealer's object; use
     /// `view(seat)` for what one player may see).
     fn hole(&self, seat: usize) -> PyResult<String> {
@@ -241,6 +277,7 @@ impl PyHand {
         let hole = self.hole(seat)?;
         let d = PyDict::new(py);
         d.set_item("seat", seat)?;
+        d.set_item("variant", self.variant())?;
         d.set_item("hole", hole)?;
         d.set_item("board", self.board())?;
         d.set_item("street", self.street())?;

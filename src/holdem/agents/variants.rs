@@ -348,7 +348,8 @@ mod tests {
 
     /// The Omaha count orders hands as their equity against a random hand
     /// does: the rank correlation over 300 random PLO4 hands (each one's
-    /// equity from 400 deals) is well above zero.
+    /// equity from 400 deals) is high. (Over 2,000 hands and 2,000 deals
+    /// each it is 0.82; against three random hands, 0.84.)
     #[test]
     fn the_omaha_count_tracks_equity() {
         let mut rng = crate::rng::game_rng(3, 3);
@@ -368,7 +369,7 @@ mod tests {
             pairs.push((omaha_score(&hole), e));
         }
         let rho = rank_correlation(&pairs);
-        assert!(rho > 0.5, "rank correlation {rho}");
+        assert!(rho > 0.7, "rank correlation {rho}");
     }
 
     /// Spearman's rank correlation (ties get their mean rank).
