@@ -268,3 +268,48 @@ fn agents_a_variant_cannot_seat_get_one_line() {
     ]);
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 51);
 }
+
+/// An `exec:` program at each game's table: its view names the game and
+/// holds the game's hole cards (a program checking both answers `cc`, and
+/// `garbage`, which ends the run, when either is wrong); the example bot
+/// plays every game too.
+#[test]
+fn exec_agents_see_the_variant_and_its_hole_cards() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = dir.path().join("check.py");
+    std::fs::write(
+        &check,
+        "import json, sys\n\
+         sys.stdin.readline()\n\
+         print(json.dumps({'protocol': 1, 'name': 'check'}), flush=True)\n\
+         want, cards = sys.argv[1], int(sys.argv[2])\n\
+         for line in sys.stdin:\n\
+         \x20   v = json.loads(line)\n\
+         \x20   ok = v['variant'] == want and len(v['hole']) == 2 * cards\n\
+         \x20   print('cc' if ok else 'garbage', flush=True)\n",
+    )
+    .unwrap();
+    let bot = format!("{}/examples/agents/bot.py", env!("CARGO_MANIFEST_DIR"));
+    for (variant, cards) in [("nlhe", 2), ("plo4", 4), ("plo6", 6), ("shortdeck", 2)] {
+        let agents = format!(
+            "exec:'python3 {} {variant} {cards}',tag,exec:'python3 {bot}'",
+            check.display()
+        );
+        let csv = dir.path().join(format!("{variant}.csv"));
+        let args = [
+            "holdem",
+            "-n",
+            "200",
+            "--players",
+            "3",
+            "--variant",
+            variant,
+            "--agents",
+            &agents,
+            "-o",
+            csv.to_str().unwrap(),
+        ];
+        common::ok(&args);
+        assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 201);
+    }
+}
