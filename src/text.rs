@@ -9,21 +9,25 @@ pub const QUOTE_CHARS: usize = 60;
 /// (then `…` and the total length), newlines and other control characters
 /// escaped.
 pub fn quote(s: &str) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(s.len().min(4 * QUOTE_CHARS));
     let mut shown = 0;
     for c in s.chars() {
         // An escaped character counts as the characters it prints.
-        let piece: String = if c.is_control() {
-            c.escape_default().collect()
+        let width = if c.is_control() {
+            c.escape_default().count()
         } else {
-            c.to_string()
+            1
         };
-        shown += piece.chars().count();
+        shown += width;
         if shown > QUOTE_CHARS {
             out.push_str(&format!("… ({} characters)", s.chars().count()));
             return out;
         }
-        out.push_str(&piece);
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
     out
 }

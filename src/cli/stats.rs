@@ -16,7 +16,7 @@ use clap::Args;
 use rayon::prelude::*;
 
 use crate::holdem::phh::fields::Fields;
-use crate::holdem::phh::stream::{names, parse_piece, seat_numbers, Piece, Pieces};
+use crate::holdem::phh::stream::{names, parse_piece, seat_numbers, Pieces, Span};
 use crate::holdem::phh::{replay_fields, Outcome, PhhError, ReplayOptions};
 use crate::holdem::stats::{allin_equity, report, Players};
 use crate::holdem::table::pots::OddChips;
@@ -108,7 +108,15 @@ struct Section {
     /// Its number in reading order (for the order of refusals shown).
     ordinal: u64,
     file: usize,
-    piece: Piece,
+    /// Its name and where its text lies in [`Batch::text`].
+    span: Span,
+}
+
+/// Sections read together, their texts in one buffer.
+#[derive(Default)]
+struct Batch {
+    text: String,
+    sections: Vec<Section>,
 }
 
 /// The sections of every input in order, read lazily.
@@ -130,9 +138,12 @@ impl Reader {
     }
 
     /// Up to `max` sections, fewer only at the end of the inputs.
-    fn batch(&mut self, max: usize) -> anyhow::Result<Vec<Section>> {
-        let mut out = Vec::with_capacity(max);
-        while out.len() < max {
+    fn batch(&mut self, max: usize) -> anyhow::Result<Batch> {
+        let mut out = Batch {
+            text: String::new(),
+            sections: Vec::with_capacity(max),
+        };
+        while out.sections.len() < max {
             let Some(pieces) = self.current.as_mut() else {
                 let Some(path) = self.files.get(self.next_file) else {
                     break;
@@ -141,12 +152,12 @@ impl Reader {
                 self.next_file += 1;
                 continue;
             };
-            match pieces.next() {
-                Some(piece) => {
-                    out.push(Section {
+            match pieces.next_into(&mut out.text) {
+                Some(span) => {
+                    out.sections.push(Section {
                         ordinal: self.ordinal,
                         file: self.next_file - 1,
-                        piece,
+                        span,
                     });
                     self.ordinal += 1;
                 }
@@ -198,14 +209,14 @@ fn read_hand<'t>(
 }
 
 /// Replays one section and adds it to `tally`.
-fn add_section(tally: &mut Tally, s: &Section, files: &[PathBuf], opts: ReplayOptions) {
+fn add_section(tally: &mut Tally, text: &str, s: &Section, files: &[PathBuf], opts: ReplayOptions) {
     tally.hands += 1;
     let fields = s
-        .piece
+        .span
         .text
         .as_ref()
         .map_err(Clone::clone)
-        .and_then(|text| parse_piece(text));
+        .and_then(|range| parse_piece(&text[range.clone()]));
     match fields
         .as_ref()
         .map_err(Clone::clone)
@@ -238,18 +249,19 @@ fn add_section(tally: &mut Tally, s: &Section, files: &[PathBuf], opts: ReplayOp
         Err(e) => {
             *tally.refused.entry(e.cause()).or_default() += 1;
             if tally.first_refused.len() < SHOWN_REFUSALS {
-                let line = format!("{}: hand {}: {e}", files[s.file].display(), s.piece.name);
+                let line = format!("{}: hand {}: {e}", files[s.file].display(), s.span.name);
                 tally.first_refused.push((s.ordinal, line));
             }
         }
     }
 }
 
-fn replay_batch(batch: &[Section], files: &[PathBuf], opts: ReplayOptions) -> Tally {
+fn replay_batch(batch: &Batch, files: &[PathBuf], opts: ReplayOptions) -> Tally {
     batch
+        .sections
         .par_iter()
         .fold(Tally::default, |mut t, s| {
-            add_section(&mut t, s, files, opts);
+            add_section(&mut t, &batch.text, s, files, opts);
             t
         })
         .reduce(Tally::default, Tally::merge)
@@ -331,7 +343,7 @@ pub fn run(args: StatsArgs) -> anyhow::Result<()> {
     };
     let mut tally = Tally::default();
     let mut batch = reader.batch(BATCH)?;
-    while !batch.is_empty() {
+    while !batch.sections.is_empty() {
         let (next, part) = pool.install(|| {
             rayon::join(
                 || reader.batch(BATCH),

@@ -60,7 +60,8 @@ pub(super) fn parse_action(text: &str, n: usize, game: Game) -> Result<Parsed, S
     };
     // Hole cards: known cards and `??` for each unknown one.
     let hole = |w: &str| -> Result<Vec<Option<Card>>, String> {
-        let mut out = Vec::new();
+        // Two characters a card, known or not.
+        let mut out = Vec::with_capacity(w.len() / 2);
         let mut rest = w;
         while !rest.is_empty() {
             if let Some(r) = rest.strip_prefix("??") {
@@ -132,8 +133,9 @@ pub(super) fn deck_of(
 ) -> Result<(Vec<Card>, Vec<bool>), PhhError> {
     let holes_each = game.hole_cards();
     let cards = game.deck();
-    let mut holes: Vec<Vec<Option<Card>>> = vec![Vec::new(); n];
-    let mut board = Vec::new();
+    let mut holes: Vec<Vec<Option<Card>>> =
+        (0..n).map(|_| Vec::with_capacity(holes_each)).collect();
+    let mut board = Vec::with_capacity(5);
     let mut used = CardSet::EMPTY;
     let mut take = |c: Card, i: usize| -> Result<(), PhhError> {
         if !cards.contains(c) {

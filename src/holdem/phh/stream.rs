@@ -23,6 +23,17 @@ pub struct Piece {
     pub text: Result<String, PhhError>,
 }
 
+/// One hand's place in a batch of text that [`Pieces::next_into`] fills:
+/// a batch holds thousands of hands in one buffer, so reading a hand
+/// allocates nothing for its text.
+#[derive(Debug)]
+pub struct Span {
+    /// As [`Piece::name`].
+    pub name: String,
+    /// Where the hand's TOML text lies in the batch's buffer.
+    pub text: Result<std::ops::Range<usize>, PhhError>,
+}
+
 /// The section name of a header line (`[12]` -> `12`), if it is one.
 pub(super) fn header(line: &str) -> Option<&str> {
     let l = line.trim();
@@ -38,8 +49,8 @@ pub struct Pieces<R> {
     /// The header of the section being read next (`None`: before any).
     next_name: Option<String>,
     line: Vec<u8>,
-    /// The section being read, reused from one to the next: each piece
-    /// gets an exact-size copy (a batch holds thousands of pieces).
+    /// The section being read, reused from one to the next (its text is
+    /// then copied to the batch, or to a piece's own string).
     body: Vec<u8>,
     done: bool,
     /// An I/O error stops the reading; it is reported once.
@@ -59,10 +70,10 @@ impl<R: BufRead> Pieces<R> {
     }
 }
 
-impl<R: BufRead> Iterator for Pieces<R> {
-    type Item = Piece;
-
-    fn next(&mut self) -> Option<Piece> {
+impl<R: BufRead> Pieces<R> {
+    /// The next hand, its text appended to `batch` (which holds only
+    /// whole, valid hands: a refused hand adds nothing to it).
+    pub fn next_into(&mut self, batch: &mut String) -> Option<Span> {
         loop {
             if self.done {
                 return None;
@@ -120,11 +131,33 @@ impl<R: BufRead> Iterator for Pieces<R> {
                     MAX_SECTION_BYTES >> 20
                 )))
             } else {
-                String::from_utf8(body.as_slice().to_vec())
-                    .map_err(|_| PhhError::Toml("not UTF-8 text (a PHH file is TOML)".into()))
+                match std::str::from_utf8(body) {
+                    Ok(t) => {
+                        let start = batch.len();
+                        batch.push_str(t);
+                        Ok(start..batch.len())
+                    }
+                    Err(_) => Err(PhhError::Toml("not UTF-8 text (a PHH file is TOML)".into())),
+                }
             };
-            return Some(Piece { name, text });
+            return Some(Span { name, text });
         }
+    }
+}
+
+impl<R: BufRead> Iterator for Pieces<R> {
+    type Item = Piece;
+
+    /// The next hand with a text of its own (see [`Pieces::next_into`]
+    /// for many hands in one buffer).
+    fn next(&mut self) -> Option<Piece> {
+        let mut text = String::new();
+        let span = self.next_into(&mut text)?;
+        Some(Piece {
+            name: span.name,
+            // `text` was empty, so the hand is all of it.
+            text: span.text.map(|_| text),
+        })
     }
 }
 
