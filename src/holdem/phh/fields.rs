@@ -132,16 +132,14 @@ fn value_of(v: &toml::Value) -> Val<'static> {
 /// The fast reader: `None` for anything outside its shape.
 fn fast(text: &str) -> Option<Fields<'_>> {
     let mut fields: Vec<(Cow<'_, str>, Val<'_>)> = Vec::with_capacity(24);
+    let mut seen = 0u64;
     // Lines split by hand: they are short, and a byte loop beats the
     // general searcher's set-up on each one ('\n' is ASCII, so every cut
     // is a character boundary).
     let bytes = text.as_bytes();
     let mut start = 0;
     while start <= bytes.len() {
-        let end = bytes[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |p| start + p);
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |p| start + p);
         let line = &text[start..end];
         start = end + 1;
         let line = skip_ws(line);
@@ -165,9 +163,13 @@ fn fast(text: &str) -> Option<Fields<'_>> {
         if !(rest.is_empty() || rest.starts_with('#') && comment_ok(rest)) {
             return None;
         }
-        if fields.iter().any(|(k, _)| k == key) {
+        // A duplicate key is TOML's error to give. Keys are compared only
+        // when one with the same length and last byte was seen.
+        let mark = 1u64 << ((key.len() * 31 + usize::from(key.as_bytes()[key_len - 1])) % 64);
+        if seen & mark != 0 && fields.iter().any(|(k, _)| k == key) {
             return None;
         }
+        seen |= mark;
         fields.push((Cow::Borrowed(key), value));
     }
     Some(Fields(fields))
@@ -193,21 +195,11 @@ fn value(s: &str, top: bool) -> Option<(Val<'_>, &str)> {
         }
         b'\'' | b'"' => {
             let body = &s[1..];
-            // One pass to the closing quote, refusing what TOML refuses in
-            // a one-line string (control characters; an escape, which the
-            // `toml` crate reads).
-            let mut end = None;
-            for (i, &b) in body.as_bytes().iter().enumerate() {
-                if b == first {
-                    end = Some(i);
-                    break;
-                }
-                if (b < 0x20 && b != b'\t') || b == 0x7f || (first == b'"' && b == b'\\') {
-                    return None;
-                }
-            }
-            let end = end?;
+            let end = memchr::memchr(first, body.as_bytes())?;
             let inner = &body[..end];
+            if !plain_text(inner.as_bytes(), first) {
+                return None;
+            }
             // A literal string ending in `'''`/`"""` opens a multi-line one.
             let rest = &body[end + 1..];
             if inner.is_empty() && rest.starts_with(first as char) {
@@ -265,11 +257,22 @@ fn one_line_triple(body: &str, quote: u8) -> Option<(Val<'_>, &str)> {
         return None;
     }
     let inner = &body[..close + extra];
-    let bad = |b: u8| (b < 0x20 && b != b'\t') || b == 0x7f || (quote == b'"' && b == b'\\');
-    if inner.bytes().any(bad) {
+    if !plain_text(inner.as_bytes(), quote) {
         return None;
     }
     Some((Val::Str(Cow::Borrowed(inner)), &body[close + extra + 3..]))
+}
+
+/// Whether a string's text (between `quote`s, on one line) holds nothing
+/// TOML refuses in it or the fast reader leaves to the `toml` crate: no
+/// control character but tab, and in a `"` string no escape. Folded with
+/// no branch per byte, so the compiler vectorizes it.
+fn plain_text(inner: &[u8], quote: u8) -> bool {
+    let escape = if quote == b'"' { b'\\' } else { 0 };
+    let bad = inner.iter().fold(false, |bad, &b| {
+        bad | ((b < 0x20) & (b != b'\t')) | (b == 0x7f) | (b == escape)
+    });
+    !bad
 }
 
 /// A bare scalar: a boolean, an integer, a decimal, `inf`, or a local time.
