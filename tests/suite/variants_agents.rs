@@ -313,3 +313,44 @@ fn exec_agents_see_the_variant_and_its_hole_cards() {
         assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 201);
     }
 }
+
+/// Heads-up short deck, dealt so that seat 0 (the button) holds `hole`
+/// and the board is `board`, checked to seat 0 on the river.
+fn short_deck_river_checked_to(hole: &str, board: &str) -> HandState {
+    let hole = parse_cards(hole).unwrap();
+    let board = parse_cards(board).unwrap();
+    let rest: Vec<Card> = Game::ShortDeck
+        .deck()
+        .to_vec()
+        .into_iter()
+        .filter(|c| !hole.contains(c) && !board.contains(c))
+        .take(2)
+        .collect();
+    let mut deck = vec![rest[0], hole[0], rest[1], hole[1]];
+    deck.extend(&board);
+    let mut h = HandState::new(config(Game::ShortDeck, vec![200, 200], 0), &deck).unwrap();
+    h.apply(Action::Call).unwrap();
+    for _ in 0..6 {
+        h.apply(Action::Check).unwrap();
+    }
+    assert_eq!((h.street(), h.view().unwrap().seat()), (Street::River, 0));
+    h
+}
+
+/// A chart that bets a full house or better: in short deck a flush is
+/// better (it beats a full house there), so the chart bets it; a straight
+/// is not, so it checks.
+#[test]
+fn the_chart_ranks_short_deck_classes_in_short_decks_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c.toml");
+    std::fs::write(&file, "[postflop]\nbet = \"full_house\"\n").unwrap();
+    let chart = spec::builtin(&format!("chart(file={})", file.display())).unwrap();
+    let mut rng = game_rng(1, 1);
+    let flush = short_deck_river_checked_to("As 9s", "Ks 7s 6s Td Jh");
+    let action = chart.act_builtin(&flush.view().unwrap(), &mut rng);
+    assert!(matches!(action, Some(Action::RaiseTo(_))), "{action:?}");
+    let straight = short_deck_river_checked_to("8d 9c", "Ks 7s 6s Td Jh");
+    let action = chart.act_builtin(&straight.view().unwrap(), &mut rng);
+    assert_eq!(action, Some(Action::Check));
+}
