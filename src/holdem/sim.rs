@@ -833,6 +833,11 @@ impl Game for HoldemGame {
         if self.player_stats {
             options.insert("player_stats".into(), "true".into());
         }
+        // Only runs of another game than hold'em have this key (a
+        // hold'em summary is as before), so runs of two games never merge.
+        if self.variant != Variant::Holdem {
+            options.insert("variant".into(), self.variant.name().into());
+        }
         // Only duplicate runs have this key.
         if let Some(key) = self.duplicate.key() {
             options.insert("duplicate".into(), key.into());

@@ -253,20 +253,50 @@ fn agents_a_variant_cannot_seat_get_one_line() {
     // Short deck takes them all.
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("sd.csv");
-    common::ok(&[
-        "holdem",
-        "-n",
-        "50",
+    let agents = "pushfold,chart(file=examples/agents/chart.toml),tag";
+    let sd = [
         "--variant",
         "shortdeck",
         "--players",
         "3",
         "--agents",
-        "pushfold,chart(file=examples/agents/chart.toml),tag",
-        "-o",
-        csv.to_str().unwrap(),
-    ]);
+        agents,
+    ];
+    common::ok(
+        &[
+            &["holdem", "-n", "50", "-o", csv.to_str().unwrap()],
+            &sd[..],
+        ]
+        .concat(),
+    );
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 51);
+    // The summary records the game (hold'em's has no such key, as
+    // before), so two shards of one seed in two games do not merge.
+    let shard = |k: &str, variant: &[&str]| {
+        let summary = dir.path().join(format!("{}.json", k.replace('/', "-of-")));
+        let path = summary.to_str().unwrap();
+        let run = [
+            "holdem",
+            "-n",
+            "50",
+            "--players",
+            "3",
+            "--agents",
+            agents,
+            "--shard",
+            k,
+        ];
+        common::ok(&[&run[..], &["--summary", path], variant].concat());
+        let text = std::fs::read_to_string(&summary).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        (summary, json["options"].get("variant").cloned())
+    };
+    let (one, v1) = shard("0/2", &["--variant", "shortdeck"]);
+    let (two, v2) = shard("1/2", &["--variant", "nlhe"]);
+    assert_eq!(v1, Some(serde_json::json!("shortdeck")));
+    assert_eq!(v2, None);
+    let err = common::bad(&["merge", one.to_str().unwrap(), two.to_str().unwrap()]);
+    assert!(err.contains("variant"), "{err}");
 }
 
 /// An `exec:` program at each game's table: its view names the game and

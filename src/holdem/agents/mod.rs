@@ -15,6 +15,11 @@
 //!   the effective stack shortens (calls an all-in with a tighter chart);
 //!   postflop it checks or calls.
 //!
+//! At Omaha and short-deck tables `tag` and `pushfold` admit the same
+//! share of that game's starting hands by its own preflop score, and
+//! `tag`'s equity is the game's ([`variants`]); `pushfold` and `chart` do
+//! not play pot-limit Omaha (the simulation refuses them there).
+//!
 //! Agents the user brings (a program, a Python function) see an
 //! [`AgentView`] and answer in PHH notation ([`Answer`]): see
 //! docs/agents.md.

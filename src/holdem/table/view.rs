@@ -23,8 +23,7 @@ impl<'a> View<'a> {
     }
 
     /// This seat's first two hole cards: all of them in hold'em and short
-    /// deck, the games the hold'em agents play ([`View::hole_cards`] has
-    /// every one).
+    /// deck ([`View::hole_cards`] has every one, for Omaha).
     pub fn hole(&self) -> [Card; 2] {
         let hole = &self.hand.seats[self.seat].hole;
         [hole[0], hole[1]]
