@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -123,18 +123,19 @@ struct Batch {
 struct Reader {
     files: Vec<PathBuf>,
     next_file: usize,
-    current: Option<Pieces<Box<dyn BufRead + Send>>>,
+    current: Option<Pieces<Box<dyn Read + Send>>>,
     ordinal: u64,
 }
 
 impl Reader {
-    fn open(path: &Path) -> anyhow::Result<Box<dyn BufRead + Send>> {
+    /// The input, unbuffered: [`Pieces`] reads it in large blocks.
+    fn open(path: &Path) -> anyhow::Result<Box<dyn Read + Send>> {
         if path == Path::new("-") {
-            return Ok(Box::new(BufReader::new(io::stdin())));
+            return Ok(Box::new(io::stdin()));
         }
         let f = File::open(path)
             .map_err(|e| super::bad_input(format!("cannot read '{}': {e}", path.display())))?;
-        Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
+        Ok(Box::new(f))
     }
 
     /// Up to `max` sections, fewer only at the end of the inputs.

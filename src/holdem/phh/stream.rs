@@ -4,7 +4,7 @@
 //! is parsed on its own ([`parse_piece`]), which is also how
 //! [`super::split_sections`] reads a file whose TOML fails as a whole.
 
-use std::io::{BufRead, Read};
+use std::io::Read;
 
 use super::fields::{Fields, Val};
 use super::PhhError;
@@ -44,33 +44,87 @@ pub(super) fn header(line: &str) -> Option<&str> {
 /// The hands of a PHH text read from `input`, one [`Piece`] at a time.
 /// Text before the first header (other than blank lines and comments) is a
 /// hand of its own, named `1`: a `.phh` file has no header at all.
+///
+/// The input is read in blocks into one buffer and cut there: a line is
+/// looked at (for a header) but never copied on its own, and memory holds
+/// at most one section (up to [`MAX_SECTION_BYTES`]) and one block.
 pub struct Pieces<R> {
     input: R,
     /// The header of the section being read next (`None`: before any).
     next_name: Option<String>,
-    line: Vec<u8>,
-    /// The section being read, reused from one to the next (its text is
-    /// then copied to the batch, or to a piece's own string).
-    body: Vec<u8>,
+    /// Bytes read: `buf[start..]` is the section being read and what
+    /// follows it; `buf[..start]` is spent (dropped when more is read).
+    buf: Vec<u8>,
+    start: usize,
+    /// The input has ended (or failed).
+    eof: bool,
     done: bool,
     /// An I/O error stops the reading; it is reported once.
     pub error: Option<std::io::Error>,
 }
 
-impl<R: BufRead> Pieces<R> {
+/// Bytes read from the input at a time.
+const BLOCK: usize = 1 << 16;
+
+impl<R: Read> Pieces<R> {
     pub fn new(input: R) -> Pieces<R> {
         Pieces {
             input,
             next_name: None,
-            line: Vec::new(),
-            body: Vec::new(),
+            buf: Vec::new(),
+            start: 0,
+            eof: false,
             done: false,
             error: None,
         }
     }
-}
 
-impl<R: BufRead> Pieces<R> {
+    /// Reads one more block, first dropping the spent bytes. Offsets from
+    /// `start` stay valid.
+    fn read_block(&mut self) {
+        if self.start > 0 {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        let have = self.buf.len();
+        self.buf.resize(have + BLOCK, 0);
+        loop {
+            match self.input.read(&mut self.buf[have..]) {
+                Ok(k) => {
+                    self.buf.truncate(have + k);
+                    self.eof = k == 0;
+                    return;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.buf.truncate(have);
+                    self.error = Some(e);
+                    self.eof = true;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The end (past its `\n`, or the input's end) of the line that starts
+    /// `from` bytes after `start`, as an offset from `start`; `None` when
+    /// no byte is left. A line longer than a section may be is cut there
+    /// (it belongs to a section that is refused as too long).
+    fn line_end(&mut self, from: usize) -> Option<usize> {
+        let mut searched = from;
+        loop {
+            let base = self.start;
+            if let Some(p) = memchr::memchr(b'\n', &self.buf[base + searched..]) {
+                return Some(searched + p + 1);
+            }
+            searched = self.buf.len() - base;
+            if self.eof || searched - from > MAX_SECTION_BYTES {
+                return (searched > from).then_some(searched);
+            }
+            self.read_block();
+        }
+    }
+
     /// The next hand, its text appended to `batch` (which holds only
     /// whole, valid hands: a refused hand adds nothing to it).
     pub fn next_into(&mut self, batch: &mut String) -> Option<Span> {
@@ -79,47 +133,41 @@ impl<R: BufRead> Pieces<R> {
                 return None;
             }
             let name = self.next_name.take();
-            let body = &mut self.body;
-            body.clear();
             let mut too_long = false;
             let mut content = false;
-            loop {
-                self.line.clear();
-                // A line is read at most a section's worth at a time, so
-                // one endless line cannot exhaust memory.
-                let limit = MAX_SECTION_BYTES as u64 + 1;
-                match (&mut self.input)
-                    .take(limit)
-                    .read_until(b'\n', &mut self.line)
-                {
-                    Ok(0) => {
-                        self.done = true;
-                        break;
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        self.error = Some(e);
-                        self.done = true;
-                        break;
-                    }
-                }
+            // Offsets from `start`: the lines looked at so far, and where
+            // the section's text ends.
+            let mut line = 0;
+            let mut body_end = None;
+            while let Some(end) = self.line_end(line) {
+                let text = &self.buf[self.start + line..self.start + end];
                 // Only a line that starts with `[` can be a header; only
                 // one that starts with `#` or is all space holds nothing.
-                let first = self.line.iter().find(|b| !b.is_ascii_whitespace());
+                let first = text.iter().find(|b| !b.is_ascii_whitespace());
                 if first == Some(&b'[') {
-                    let text = String::from_utf8_lossy(&self.line);
-                    if let Some(h) = header(&text) {
+                    if let Some(h) = header(&String::from_utf8_lossy(text)) {
                         self.next_name = Some(format!("[{}]", crate::text::quote(h)));
+                        body_end = Some(line);
+                        line = end;
                         break;
                     }
                 }
                 content |= !matches!(first, None | Some(b'#'));
-                if body.len() + self.line.len() > MAX_SECTION_BYTES {
+                if end > MAX_SECTION_BYTES {
+                    // Too long: its text is dropped as it is read.
                     too_long = true;
-                } else if !too_long {
-                    body.extend_from_slice(&self.line);
+                    self.start += end;
+                    line = 0;
+                } else {
+                    line = end;
                 }
             }
+            let body_end = body_end.unwrap_or_else(|| {
+                self.done = true;
+                line
+            });
+            let body = &self.buf[self.start..self.start + body_end];
+            self.start += line;
             // Blank text before the first header is no hand.
             if name.is_none() && !content {
                 continue;
@@ -133,9 +181,9 @@ impl<R: BufRead> Pieces<R> {
             } else {
                 match std::str::from_utf8(body) {
                     Ok(t) => {
-                        let start = batch.len();
+                        let at = batch.len();
                         batch.push_str(t);
-                        Ok(start..batch.len())
+                        Ok(at..batch.len())
                     }
                     Err(_) => Err(PhhError::Toml("not UTF-8 text (a PHH file is TOML)".into())),
                 }
@@ -145,7 +193,7 @@ impl<R: BufRead> Pieces<R> {
     }
 }
 
-impl<R: BufRead> Iterator for Pieces<R> {
+impl<R: Read> Iterator for Pieces<R> {
     type Item = Piece;
 
     /// The next hand with a text of its own (see [`Pieces::next_into`]
@@ -221,6 +269,57 @@ mod tests {
         assert_eq!(p[0].0, "1");
         assert!(p[0].1.as_ref().unwrap().contains("'p1 f'"));
         assert!(pieces("\n# only a comment\n").is_empty());
+    }
+
+    /// A reader that gives at most `step` bytes a call: lines and
+    /// headers cut across reads.
+    struct Trickle<'a> {
+        text: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let k = self.step.min(out.len()).min(self.text.len());
+            out[..k].copy_from_slice(&self.text[..k]);
+            self.text = &self.text[k..];
+            Ok(k)
+        }
+    }
+
+    #[test]
+    fn reads_cut_anywhere_give_the_same_hands() {
+        let mut text = String::from("# lead\n\n");
+        for k in 1..=300 {
+            text.push_str(&format!("[{k}]\nvariant = 'NT'\nhand = {k}\n  # note\n\n"));
+        }
+        text.push_str("[301]\nlast = 'no newline'");
+        let whole = pieces(&text);
+        assert_eq!(whole.len(), 301);
+        assert_eq!(whole[300].1.as_ref().unwrap(), "last = 'no newline'");
+        for step in [1, 2, 7, 64, 4096, 1 << 20] {
+            let cut: Vec<(String, Result<String, PhhError>)> = Pieces::new(Trickle {
+                text: text.as_bytes(),
+                step,
+            })
+            .map(|p| (p.name, p.text))
+            .collect();
+            assert_eq!(format!("{cut:?}"), format!("{whole:?}"), "step {step}");
+        }
+    }
+
+    #[test]
+    fn a_section_too_long_is_refused_and_the_next_one_read() {
+        let mut text = String::from("[1]\n");
+        let line = format!("actions = ['{}']\n", "x".repeat(1 << 20));
+        for _ in 0..17 {
+            text.push_str(&line);
+        }
+        text.push_str("[2]\nb = 2\n");
+        let p = pieces(&text);
+        assert_eq!(p.len(), 2);
+        assert!(matches!(&p[0].1, Err(PhhError::Toml(m)) if m.contains("larger than 16 MiB")));
+        assert_eq!(p[1].1.as_ref().unwrap(), "b = 2\n");
     }
 
     #[test]
