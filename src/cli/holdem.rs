@@ -131,7 +131,8 @@ pub struct HoldemArgs {
     pub pokerkit: bool,
     /// The game: nlhe (no-limit hold'em, default), plo4, plo5, plo6
     /// (pot-limit Omaha of 4, 5, 6 hole cards) or shortdeck (no-limit,
-    /// 36 cards). Omaha and short deck take the random and station agents.
+    /// 36 cards). Every agent plays them but pushfold and chart, which
+    /// Omaha refuses.
     #[arg(long, default_value = "nlhe", value_name = "GAME")]
     pub variant: String,
     /// All-in equity: heads-up preflop all-ins are exact (a table of every
