@@ -399,16 +399,23 @@ pub mod reference {
     use super::{tables, Strength};
     use crate::cards::Card;
 
-    pub use super::tablegen::{value_of_ranks, Value};
+    pub use super::tablegen::{
+        class_values_in, for_each_multiset_from, value_in, value_of_ranks, Ranking, Value, HOLDEM,
+    };
 
     /// Value of exactly 5 cards.
     pub fn value5(cards: [Card; 5]) -> Value {
+        value5_in(HOLDEM, &cards)
+    }
+
+    /// Value of exactly 5 cards by a game's `ranking`.
+    pub fn value5_in(ranking: Ranking, cards: &[Card]) -> Value {
         let mut counts = [0u8; 13];
         cards
             .iter()
             .for_each(|c| counts[c.rank().index() as usize] += 1);
         let flush = cards.iter().all(|c| c.suit() == cards[0].suit());
-        value_of_ranks(&counts, flush)
+        value_in(ranking, &counts, flush)
     }
 
     /// The best 5 of 5 to 7 cards and its value.
@@ -441,7 +448,7 @@ pub mod reference {
 /// both the reference's [`reference::best_five`] (scored by value) and
 /// [`strongest_five`] (scored by the fast tables), so that the two pick the
 /// same five (equal strengths are equal values).
-fn first_best_subset<S: PartialOrd + Default>(
+pub(crate) fn first_best_subset<S: PartialOrd + Default>(
     cards: &[Card],
     score: impl Fn([Card; 5]) -> S,
 ) -> ([Card; 5], S) {

@@ -74,7 +74,7 @@ fn build() -> ShortTables {
     let hold = tables();
     let mut t = vec![0; Tables::LEN];
     let mut cards = Vec::with_capacity(7);
-    for n in 5..=7usize {
+    for n in 5..=7 {
         each_short_multiset(n, &mut |counts| {
             cards.clear();
             for (rank, &c) in counts.iter().enumerate() {
@@ -108,21 +108,8 @@ fn build() -> ShortTables {
 
 /// Calls `f` with the rank counts (13 ranks, the four lowest empty) of every
 /// multiset of `n` short-deck cards.
-fn each_short_multiset(n: usize, f: &mut dyn FnMut(&[u8; 13])) {
-    fn go(rank: usize, left: usize, counts: &mut [u8; 13], f: &mut dyn FnMut(&[u8; 13])) {
-        if rank == 13 {
-            if left == 0 {
-                f(counts);
-            }
-            return;
-        }
-        for c in 0..=left.min(4) {
-            counts[rank] = c as u8;
-            go(rank + 1, left - c, counts, f);
-        }
-        counts[rank] = 0;
-    }
-    go(LOWEST_RANK as usize, n, &mut [0; 13], f);
+fn each_short_multiset(n: u8, f: &mut dyn FnMut(&[u8; 13])) {
+    reference::for_each_multiset_from(LOWEST_RANK, n, f);
 }
 
 /// The short-deck strength of a hold'em [`Hand`] of 5 to 7 short-deck
@@ -152,98 +139,40 @@ pub mod reference {
 
     use super::{Value, LOWEST_RANK};
     use crate::cards::Card;
+    use crate::holdem::eval::first_best_subset;
+    pub(super) use crate::holdem::eval::reference::for_each_multiset_from;
+    use crate::holdem::eval::reference::{class_values_in, value5_in, value_in, Ranking};
     use crate::holdem::eval::Strength;
+
+    /// Short deck's ranking: six the lowest rank, A-6-7-8-9 the lowest
+    /// straight, a flush above a full house.
+    pub const RANKING: Ranking = Ranking {
+        lowest: LOWEST_RANK,
+        flush_over_full_house: true,
+    };
 
     /// Value of five short-deck cards given their rank counts: category
     /// (index in [`super::SHORT_ORDER`]) in bits 20.., then the ranks that
     /// break ties, 4 bits each, most important first.
     pub fn value_of_ranks(counts: &[u8; 13], flush: bool) -> Value {
-        let mut groups: Vec<(u8, u8)> = (0..13u8)
-            .rev()
-            .filter(|&r| counts[r as usize] > 0)
-            .map(|r| (counts[r as usize], r))
-            .collect();
-        groups.sort_by(|a, b| b.cmp(a));
-        let straight_top = if groups.len() == 5 {
-            let (top, low) = (groups[0].1, groups[4].1);
-            if top - low == 4 {
-                Some(top)
-            } else if top == 12 && groups[1].1 == LOWEST_RANK + 3 && low == LOWEST_RANK {
-                // A-6-7-8-9: the ace plays low, nine high.
-                Some(LOWEST_RANK + 3)
-            } else {
-                None
-            }
-        } else {
-            None
-        };
-        let shape: Vec<u8> = groups.iter().map(|g| g.0).collect();
-        let category: u32 = match (straight_top, flush, shape.as_slice()) {
-            (Some(_), true, _) => 8,
-            (_, _, [4, 1]) => 7,
-            (None, true, _) => 6,
-            (_, _, [3, 2]) => 5,
-            (Some(_), false, _) => 4,
-            (_, _, [3, 1, 1]) => 3,
-            (_, _, [2, 2, 1]) => 2,
-            (_, _, [2, 1, 1, 1]) => 1,
-            _ => 0,
-        };
-        let mut v = category << 20;
-        if let (Some(top), 4 | 8) = (straight_top, category) {
-            return v | u32::from(top) << 16;
-        }
-        for (i, g) in groups.iter().enumerate() {
-            v |= u32::from(g.1) << (16 - 4 * i);
-        }
-        v
+        value_in(RANKING, counts, flush)
     }
 
     /// Value of exactly five short-deck cards.
     pub fn value5(cards: &[Card]) -> Value {
-        let mut counts = [0u8; 13];
-        cards
-            .iter()
-            .for_each(|c| counts[c.rank().index() as usize] += 1);
-        let flush = cards.iter().all(|c| c.suit() == cards[0].suit());
-        value_of_ranks(&counts, flush)
+        value5_in(RANKING, cards)
     }
 
     /// Every 5-card class value, in order: position + 1 is the strength.
     pub fn classes() -> &'static [Value] {
         static C: OnceLock<Vec<Value>> = OnceLock::new();
-        C.get_or_init(|| {
-            let mut values = Vec::new();
-            super::each_short_multiset(5, &mut |counts| {
-                values.push(value_of_ranks(counts, false));
-                if counts.iter().all(|&c| c <= 1) {
-                    values.push(value_of_ranks(counts, true));
-                }
-            });
-            values.sort_unstable();
-            values.dedup();
-            values
-        })
+        C.get_or_init(|| class_values_in(RANKING))
     }
 
     /// Strength of 5 to 7 short-deck cards: the best 5-card subset's value,
     /// numbered in order of the class values.
     pub fn evaluate(cards: &[Card]) -> Strength {
-        let n = cards.len();
-        assert!((5..=7).contains(&n), "5 to 7 cards");
-        let mut best = 0;
-        for a in 0..n {
-            for b in a + 1..n {
-                for c in b + 1..n {
-                    for d in c + 1..n {
-                        for e in d + 1..n {
-                            best = best
-                                .max(value5(&[cards[a], cards[b], cards[c], cards[d], cards[e]]));
-                        }
-                    }
-                }
-            }
-        }
+        let best = first_best_subset(cards, |five| value5(&five)).1;
         (classes()
             .binary_search(&best)
             .expect("every value is a class")

@@ -72,11 +72,7 @@ pub fn monte_carlo_with(
     stop: Stop,
     hooks: Hooks<'_>,
 ) -> Result<EquityResult, EquityError> {
-    if let Stop::StdErr(s) = stop {
-        if s.is_nan() || s < 1e-5 {
-            return Err(EquityError::StdErrTooSmall(s.to_string()));
-        }
-    }
+    check_stop(stop)?;
     let sampler = Sampler::new(p);
     let start = Instant::now();
     let deadline = match stop {
@@ -87,12 +83,7 @@ pub fn monte_carlo_with(
     // met in reasonable time (measured, from its own generator stream).
     let rate = sampler.acceptance(&mut game_rng(seed ^ 0x9e37_79b9_7f4a_7c15, u64::MAX));
     let mut draw_seconds = start.elapsed().as_secs_f64() / PILOT_DEALS as f64;
-    let wanted = match stop {
-        Stop::Trials(n) => Some(n),
-        // Shares lie in [0, 1], so their variance is at most 1/4.
-        Stop::StdErr(e) => Some((0.25 / (e * e)).ceil() as u64),
-        Stop::Time(_) => None,
-    };
+    let wanted = wanted(stop);
     // Rejection is slow when most of its draws are wasted: then the direct
     // sampler is built, and used if it wastes at most half as many.
     let rare = match wanted {
@@ -148,73 +139,123 @@ pub fn monte_carlo_with(
         unit: "trials",
         expected_seconds: Some(expected),
     });
+    let total = waves(
+        seed,
+        stop,
+        p.players(),
+        start,
+        |rng, size| draws.batch(rng, size, deadline, hooks.cancel),
+        |total| {
+            if hooks.cancelled() {
+                return false;
+            }
+            hooks.report(Progress {
+                done: total.showdowns,
+                total: wanted,
+                unit: "trials",
+                expected_seconds: None,
+            });
+            true
+        },
+    )?;
+    Ok(result(&total, p.players(), seed))
+}
+
+/// Refuses a standard error target below 10^-5 (or not a number).
+pub(crate) fn check_stop(stop: Stop) -> Result<(), EquityError> {
+    match stop {
+        Stop::StdErr(s) if s.is_nan() || s < 1e-5 => {
+            Err(EquityError::StdErrTooSmall(s.to_string()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The trials a stopping rule asks for, when it names a number.
+pub(crate) fn wanted(stop: Stop) -> Option<u64> {
+    match stop {
+        Stop::Trials(n) => Some(n),
+        // Shares lie in [0, 1], so their variance is at most 1/4.
+        Stop::StdErr(e) => Some((0.25 / (e * e)).ceil() as u64),
+        Stop::Time(_) => None,
+    }
+}
+
+/// Runs batches of [`BATCH`] trials (the last one of `Stop::Trials`
+/// shorter), batch `b` drawn by `batch` from `game_rng(seed, b)`, [`WAVE`]
+/// at a time in parallel, added up in order, until `stop` is met (`start`:
+/// when the run began, for `Stop::Time`). After each wave `wave_done` is
+/// given the total so far and returns whether to go on; if not, the run
+/// stops with [`EquityError::Interrupted`]. The answer depends on the seed
+/// and the stopping rule only, never on the threads.
+pub(crate) fn waves(
+    seed: u64,
+    stop: Stop,
+    players: usize,
+    start: Instant,
+    batch: impl Fn(&mut crate::rng::GameRng, u64) -> Tally + Sync,
+    mut wave_done: impl FnMut(&Tally) -> bool,
+) -> Result<Tally, EquityError> {
+    let all = match stop {
+        Stop::Trials(n) => n.div_ceil(BATCH),
+        _ => u64::MAX,
+    };
     let mut total = Tally::default();
-    let mut next_batch = 0u64;
+    let mut next = 0u64;
     loop {
         // At most WAVE batches at once: memory is bounded whatever the
-        // number of trials.
-        let (batches, last_size) = match stop {
-            Stop::Trials(n) => {
-                let b = n.div_ceil(BATCH);
-                (b.min(next_batch + WAVE), n - (b.saturating_sub(1)) * BATCH)
-            }
-            _ => (next_batch + WAVE, BATCH),
-        };
-        let all = match stop {
-            Stop::Trials(n) => n.div_ceil(BATCH),
-            _ => u64::MAX,
-        };
-        // One batch per rayon job (`with_max_len(1)`): by default rayon
-        // folds runs of up to a quarter of the batches sequentially, which
-        // a thread that runs dry cannot steal from, so on a busy machine one
-        // thread could idle for a quarter of the run at its end.
-        let wave: Vec<Tally> = (0..(batches - next_batch) as usize)
+        // number of trials. One batch per rayon job (`with_max_len(1)`):
+        // by default rayon folds runs of up to a quarter of the batches
+        // sequentially, which a thread that runs dry cannot steal from, so
+        // on a busy machine one thread could idle for a quarter of the run
+        // at its end.
+        let end = all.min(next + WAVE);
+        let wave: Vec<Tally> = (0..(end - next) as usize)
             .into_par_iter()
             .with_max_len(1)
             .map(|i| {
-                let b = next_batch + i as u64;
-                let size = if b + 1 == all { last_size } else { BATCH };
-                draws.batch(&mut game_rng(seed, b), size, deadline, hooks.cancel)
+                let b = next + i as u64;
+                let size = match stop {
+                    Stop::Trials(n) if b + 1 == all => n - b * BATCH,
+                    _ => BATCH,
+                };
+                batch(&mut game_rng(seed, b), size)
             })
             .collect();
-        for t in &wave {
-            total.add(t);
-        }
-        if hooks.cancelled() {
+        wave.iter().for_each(|w| total.add(w));
+        if !wave_done(&total) {
             return Err(EquityError::Interrupted);
         }
-        next_batch = batches;
-        hooks.report(Progress {
-            done: total.showdowns,
-            total: wanted,
-            unit: "trials",
-            expected_seconds: None,
-        });
+        next = end;
         let done = match stop {
-            Stop::Trials(_) => next_batch == all,
+            Stop::Trials(_) => next == all,
             Stop::StdErr(target) => {
-                (0..p.players()).all(|i| stderr(&total, i).is_some_and(|e| e <= target))
+                (0..players).all(|i| stderr(&total, i).is_some_and(|e| e <= target))
             }
             Stop::Time(d) => start.elapsed() >= d,
         };
         if done {
-            break;
+            return Ok(total);
         }
     }
-    let n = total.showdowns as f64;
-    let players = (0..p.players())
+}
+
+/// The equities of a run's tally (all zero if it has no showdown).
+pub(crate) fn result(total: &Tally, players: usize, seed: u64) -> EquityResult {
+    let n = total.showdowns.max(1) as f64;
+    let players = (0..players)
         .map(|i| PlayerEquity {
             equity: total.shares(i).0 as f64 / UNITS as f64 / n,
             win: total.wins[i] as f64 / n,
             tie: total.tied(i) as f64 / n,
-            stderr: stderr(&total, i),
+            stderr: stderr(total, i),
         })
         .collect();
-    Ok(EquityResult {
+    EquityResult {
         players,
         method: Method::MonteCarlo {
             trials: total.showdowns,
             seed,
         },
-    })
+    }
 }

@@ -41,9 +41,32 @@ pub const TABLES_LEN: usize = FLUSHES + (1 << 13);
 /// ties, most important first, 4 bits each. Comparable; not dense.
 pub type Value = u32;
 
-/// Value of 5 cards given their rank counts, flush or not: the rules of
-/// poker, written out plainly.
+/// What sets a game's ranking of five cards apart from hold'em's: its
+/// lowest rank (the ace also plays just below it, in the lowest straight)
+/// and whether a flush beats a full house (short deck, which has fewer
+/// cards of each suit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ranking {
+    pub lowest: u8,
+    pub flush_over_full_house: bool,
+}
+
+/// Hold'em's ranking: 52 cards, A-2-3-4-5 the lowest straight.
+pub const HOLDEM: Ranking = Ranking {
+    lowest: 0,
+    flush_over_full_house: false,
+};
+
+/// Value of 5 cards given their rank counts, flush or not, by hold'em's
+/// ranking ([`value_in`]).
 pub fn value_of_ranks(counts: &[u8; 13], flush: bool) -> Value {
+    value_in(HOLDEM, counts, flush)
+}
+
+/// Value of 5 cards given their rank counts, flush or not: the rules of
+/// poker, written out plainly, by `ranking`. The category (bits 20..) is
+/// the position in the game's order of categories, weakest first.
+pub fn value_in(ranking: Ranking, counts: &[u8; 13], flush: bool) -> Value {
     // Groups by (count, rank), largest count then highest rank first.
     let mut groups: Vec<(u8, u8)> = (0..13u8)
         .rev()
@@ -51,26 +74,32 @@ pub fn value_of_ranks(counts: &[u8; 13], flush: bool) -> Value {
         .map(|r| (counts[r as usize], r))
         .collect();
     groups.sort_by(|a, b| b.cmp(a));
-    let distinct = groups.len();
-    let straight_top = if distinct == 5 {
-        let top = groups[0].1;
-        let low = groups[4].1;
+    let low_top = ranking.lowest + 3;
+    let straight_top = if groups.len() == 5 {
+        let (top, low) = (groups[0].1, groups[4].1);
         if top - low == 4 {
             Some(top)
-        } else if top == 12 && groups[1].1 == 3 {
-            Some(3) // A-2-3-4-5: five high
+        } else if top == 12 && groups[1].1 == low_top && low == ranking.lowest {
+            // The ace plays low: A-2-3-4-5 is five high (A-6-7-8-9 nine
+            // high in short deck).
+            Some(low_top)
         } else {
             None
         }
     } else {
         None
     };
+    let (full_house, plain_flush) = if ranking.flush_over_full_house {
+        (5, 6)
+    } else {
+        (6, 5)
+    };
     let shape: Vec<u8> = groups.iter().map(|g| g.0).collect();
     let category: u32 = match (straight_top, flush, shape.as_slice()) {
         (Some(_), true, _) => 8,
         (_, _, [4, 1]) => 7,
-        (_, _, [3, 2]) => 6,
-        (None, true, _) => 5,
+        (_, _, [3, 2]) => full_house,
+        (None, true, _) => plain_flush,
         (Some(_), false, _) => 4,
         (_, _, [3, 1, 1]) => 3,
         (_, _, [2, 2, 1]) => 2,
@@ -87,17 +116,22 @@ pub fn value_of_ranks(counts: &[u8; 13], flush: bool) -> Value {
     v
 }
 
-/// Every 5-card class value in order: position + 1 is the strength.
+/// Every 5-card class value of hold'em in order: position + 1 is the
+/// strength.
 pub fn class_values() -> Vec<Value> {
+    class_values_in(HOLDEM)
+}
+
+/// Every 5-card class value of a game in order: each multiset of five of
+/// its ranks, and as a flush too when its ranks are distinct.
+pub fn class_values_in(ranking: Ranking) -> Vec<Value> {
     let mut values = Vec::with_capacity(7462);
-    for_each_multiset(5, &mut |counts| {
-        values.push(value_of_ranks(counts, false));
-    });
-    for mask in 0u32..(1 << 13) {
-        if mask.count_ones() == 5 {
-            values.push(value_of_ranks(&mask_counts(mask), true));
+    for_each_multiset_from(ranking.lowest, 5, &mut |counts| {
+        values.push(value_in(ranking, counts, false));
+        if counts.iter().all(|&c| c <= 1) {
+            values.push(value_in(ranking, counts, true));
         }
-    }
+    });
     values.sort_unstable();
     values.dedup();
     values
@@ -113,6 +147,12 @@ fn mask_counts(mask: u32) -> [u8; 13] {
 /// Calls `f` with the rank counts of every multiset of `n` cards (at most 4
 /// of a rank).
 pub fn for_each_multiset(n: u8, f: &mut dyn FnMut(&[u8; 13])) {
+    for_each_multiset_from(0, n, f);
+}
+
+/// [`for_each_multiset`] of the ranks from `lowest` up (the others' counts
+/// 0).
+pub fn for_each_multiset_from(lowest: u8, n: u8, f: &mut dyn FnMut(&[u8; 13])) {
     fn go(rank: usize, left: u8, counts: &mut [u8; 13], f: &mut dyn FnMut(&[u8; 13])) {
         if rank == 13 {
             if left == 0 {
@@ -126,7 +166,7 @@ pub fn for_each_multiset(n: u8, f: &mut dyn FnMut(&[u8; 13])) {
         }
         counts[rank] = 0;
     }
-    go(0, n, &mut [0; 13], f);
+    go(lowest as usize, n, &mut [0; 13], f);
 }
 
 /// The rank key of a multiset: the sum of its cards' multipliers.

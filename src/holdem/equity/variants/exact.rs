@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use super::hands::Holding;
 use super::{DealCounts, VariantPrepared};
 use crate::cards::{Card, CardSet};
+use crate::holdem::equity::reference::each_subset;
 use crate::holdem::equity::types::{
     EquityError, EquityResult, Method, PlayerEquity, MAX_PLAYERS, UNITS,
 };
@@ -276,7 +277,7 @@ fn plain_counts(p: &VariantPrepared, deal: &[&Holding], _: Option<&AtomicBool>) 
     let mut s = [0 as Strength; MAX_PLAYERS];
     let mut board: Vec<Card> = p.board.clone();
     let t = tables();
-    super::reference::each_subset(&uni[k..], 5 - k, &mut Vec::new(), &mut |extra| {
+    each_subset(&uni[k..], 5 - k, &mut Vec::new(), &mut |extra| {
         board.truncate(k);
         board.extend_from_slice(extra);
         if p.game.is_omaha() {

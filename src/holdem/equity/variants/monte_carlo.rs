@@ -1,4 +1,4 @@
-//! Seeded Monte Carlo variant equity: batches of [`BATCH`] accepted
+//! Seeded Monte Carlo variant equity: batches of accepted
 //! trials, batch `b` drawn from `game_rng(seed, b)`, run in parallel and
 //! added up as integers, so the answer depends on the seed and the
 //! stopping rule only, never on threads.
@@ -7,23 +7,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rand::Rng;
-use rayon::prelude::*;
 
 use super::hands::{Hands, Holding};
 use super::VariantPrepared;
 use crate::cards::Card;
-use crate::holdem::equity::tally::{stderr, Tally};
-use crate::holdem::equity::types::{
-    EquityError, EquityResult, Method, PlayerEquity, Stop, BATCH, MAX_DEALS, MAX_PLAYERS, UNITS,
-};
+use crate::holdem::equity::monte_carlo::{check_stop, result, wanted, waves};
+use crate::holdem::equity::tally::Tally;
+use crate::holdem::equity::types::{EquityError, EquityResult, Stop, MAX_DEALS, MAX_PLAYERS};
 use crate::holdem::eval::{tables, Hand, Strength, Tables};
 use crate::holdem::omaha;
 use crate::holdem::shortdeck;
 use crate::rng::{game_rng, GameRng};
 
-/// Batches between two checks of a `--stderr` or `--time` rule, and the
-/// most in flight at once.
-const WAVE: u64 = 32;
 /// Deals proposed to measure how often one is valid.
 const PILOT: u64 = 20_000;
 
@@ -195,11 +190,7 @@ pub fn monte_carlo(
     stop: Stop,
     cancel: Option<&AtomicBool>,
 ) -> Result<EquityResult, EquityError> {
-    if let Stop::StdErr(s) = stop {
-        if s.is_nan() || s < 1e-5 {
-            return Err(EquityError::StdErrTooSmall(s.to_string()));
-        }
-    }
+    check_stop(stop)?;
     let sampler = Sampler {
         p,
         seats: p.players.iter().map(Seat::new).collect(),
@@ -212,12 +203,7 @@ pub fn monte_carlo(
         .filter(|_| sampler.deal(&mut pilot_rng, &mut dealt).is_some())
         .count();
     let rate = valid.max(1) as f64 / PILOT as f64;
-    let wanted = match stop {
-        Stop::Trials(n) => Some(n),
-        Stop::StdErr(e) => Some((0.25 / (e * e)).ceil() as u64),
-        Stop::Time(_) => None,
-    };
-    if let Some(trials) = wanted {
+    if let Some(trials) = wanted(stop) {
         if trials as f64 / rate > MAX_DEALS && rate < 0.25 {
             return Err(EquityError::RareDeals { rate, trials });
         }
@@ -228,58 +214,15 @@ pub fn monte_carlo(
         _ => None,
     };
     let t = tables();
-    let all = match stop {
-        Stop::Trials(n) => n.div_ceil(BATCH),
-        _ => u64::MAX,
-    };
-    let mut total = Tally::default();
-    let mut next = 0u64;
-    loop {
-        let end = all.min(next + WAVE);
-        let wave: Vec<Tally> = (0..(end - next) as usize)
-            .into_par_iter()
-            .with_max_len(1)
-            .map(|i| {
-                let b = next + i as u64;
-                let size = match stop {
-                    Stop::Trials(n) if b + 1 == all => n - b * BATCH,
-                    _ => BATCH,
-                };
-                sampler.batch(t, &mut game_rng(seed, b), size, deadline, cancel)
-            })
-            .collect();
-        wave.iter().for_each(|w| total.add(w));
-        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return Err(EquityError::Interrupted);
-        }
-        next = end;
-        let done = match stop {
-            Stop::Trials(_) => next == all,
-            Stop::StdErr(target) => {
-                (0..p.players()).all(|i| stderr(&total, i).is_some_and(|e| e <= target))
-            }
-            Stop::Time(d) => start.elapsed() >= d,
-        };
-        if done {
-            break;
-        }
-    }
-    let n = total.showdowns.max(1) as f64;
-    let players = (0..p.players())
-        .map(|i| PlayerEquity {
-            equity: total.shares(i).0 as f64 / UNITS as f64 / n,
-            win: total.wins[i] as f64 / n,
-            tie: total.tied(i) as f64 / n,
-            stderr: stderr(&total, i),
-        })
-        .collect();
-    Ok(EquityResult {
-        players,
-        method: Method::MonteCarlo {
-            trials: total.showdowns,
-            seed,
-        },
-    })
+    let total = waves(
+        seed,
+        stop,
+        p.players(),
+        start,
+        |rng, size| sampler.batch(t, rng, size, deadline, cancel),
+        |_| !cancel.is_some_and(|c| c.load(Ordering::Relaxed)),
+    )?;
+    Ok(result(&total, p.players(), seed))
 }
 
 /// A uniform integer below `n` by multiply-high (Lemire).
