@@ -39,20 +39,18 @@
 mod common;
 
 use std::hint::black_box;
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
-use common::{args, flag, measure, median as med, show, Res};
+use common::{args, flag, measure, median as med, read_records, show, write_records, Res};
 
 use cardsim::cards::Card;
 use cardsim::holdem::eval::batch::strengths_of_sevens;
 use cardsim::holdem::eval::{category, for_each_seven_card_strength, tables, Hand, Tables};
-use cardsim::rng::game_rng;
-use rand::seq::SliceRandom;
 
 fn main() -> ExitCode {
     let args = args();
     let result = match args.first().map(String::as_str) {
-        Some("write") => write(&args[1..]),
+        Some("write") => write_records(&args[1..], 7),
         Some("run") => run(&args[1..]),
         // One pass of the enumeration and nothing else, for a profiler
         // (`valgrind --tool=callgrind`) to count its instructions.
@@ -73,42 +71,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn write(args: &[String]) -> Res<()> {
-    let (path, n) = match args {
-        [path, n, ..] => (path, n.parse::<usize>().map_err(|_| "N: a count")?),
-        _ => return Err("write FILE N".into()),
-    };
-    let seed = flag(args, "--seed", 7u64)?;
-    let mut deck: Vec<u8> = (0..52).collect();
-    let mut rng = game_rng(seed, 0);
-    let mut bytes = Vec::with_capacity(7 * n);
-    for _ in 0..n {
-        let (cards, _) = deck.partial_shuffle(&mut rng, 7);
-        bytes.extend_from_slice(cards);
-    }
-    std::fs::write(path, bytes).map_err(|e| format!("{path}: {e}"))?;
-    println!("wrote {n} hands ({} bytes) to {path}", 7 * n);
-    Ok(())
-}
-
-fn read_hands(path: &str) -> Res<Vec<[Card; 7]>> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    if bytes.is_empty() || bytes.len() % 7 != 0 {
-        return Err(format!("{path}: not a whole number of 7-byte hands"));
-    }
-    bytes
-        .chunks_exact(7)
-        .enumerate()
-        .map(|(i, h)| {
-            let used = h.iter().fold(0u64, |m, &c| m | 1 << (c & 63));
-            if h.iter().any(|&c| c >= 52) || used.count_ones() != 7 {
-                return Err(format!("{path}: hand {i} is not 7 distinct cards"));
-            }
-            Ok(std::array::from_fn(|k| Card::from_index(h[k])))
-        })
-        .collect()
 }
 
 // Not inlined, so that a profile (callgrind) shows each loop apart.
@@ -166,7 +128,7 @@ fn run(args: &[String]) -> Res<()> {
     let with_enum = args.iter().any(|a| a == "--enumerate");
     let peer: Option<String> = flag(args, "--peer", String::new())?.into();
     let peer = peer.filter(|p| !p.is_empty());
-    let hands = read_hands(path)?;
+    let hands = read_records::<7>(path)?;
     let t = tables();
     let n = hands.len() as u64;
 
@@ -282,21 +244,8 @@ fn run(args: &[String]) -> Res<()> {
 
 /// Runs the peer once and checks it saw the same hands.
 fn run_peer(cmd: &str, path: &str, min_time: f64, with_enum: bool, want: &[u64; 9]) -> Res<Rates> {
-    let out = Command::new(cmd)
-        .args([
-            path,
-            &min_time.to_string(),
-            if with_enum { "1" } else { "0" },
-        ])
-        .output()
-        .map_err(|e| format!("{cmd}: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{cmd} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
+    let min_time = min_time.to_string();
+    let text = common::run_peer(cmd, &[path, &min_time, if with_enum { "1" } else { "0" }])?;
     let mut rates = Rates::default();
     let mut seen = false;
     for line in text.lines() {

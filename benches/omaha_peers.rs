@@ -40,7 +40,7 @@
 mod common;
 
 use std::hint::black_box;
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 use cardsim::cards::{Card, CardSet};
 use cardsim::holdem::equity::variants::hands::{HandList, Hands, Holding};
@@ -49,15 +49,13 @@ use cardsim::holdem::equity::{EquityResult, Method};
 use cardsim::holdem::eval::{category, tables, Tables};
 use cardsim::holdem::omaha;
 use cardsim::holdem::variant::Game;
-use cardsim::rng::game_rng;
-use common::{args, flag, measure, median, show, Res};
-use rand::seq::SliceRandom;
+use common::{args, flag, measure, median, read_records, run_peer, show, write_records, Res};
 
 fn main() -> ExitCode {
     let args = args();
     let result = match args.first().map(String::as_str) {
-        Some("write-rivers") => write(&args[1..], 9),
-        Some("write-flops") => write(&args[1..], 11),
+        Some("write-rivers") => write_records(&args[1..], 9),
+        Some("write-flops") => write_records(&args[1..], 11),
         Some("eval") => run_eval(&args[1..]),
         Some("equity") => run_equity(&args[1..]),
         _ => Err(
@@ -73,57 +71,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn write(args: &[String], size: usize) -> Res<()> {
-    let (path, n) = match args {
-        [path, n, ..] => (path, n.parse::<usize>().map_err(|_| "N: a count")?),
-        _ => return Err("write-rivers|write-flops FILE N".into()),
-    };
-    let seed = flag(args, "--seed", 7u64)?;
-    let mut deck: Vec<u8> = (0..52).collect();
-    let mut rng = game_rng(seed, 0);
-    let mut bytes = Vec::with_capacity(size * n);
-    for _ in 0..n {
-        let (cards, _) = deck.partial_shuffle(&mut rng, size);
-        bytes.extend_from_slice(cards);
-    }
-    std::fs::write(path, bytes).map_err(|e| format!("{path}: {e}"))?;
-    println!("wrote {n} records of {size} cards to {path}");
-    Ok(())
-}
-
-fn read<const N: usize>(path: &str) -> Res<Vec<[Card; N]>> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    if bytes.is_empty() || bytes.len() % N != 0 {
-        return Err(format!("{path}: not a whole number of {N}-byte records"));
-    }
-    bytes
-        .chunks_exact(N)
-        .enumerate()
-        .map(|(i, r)| {
-            let used = r.iter().fold(0u64, |m, &c| m | 1 << (c & 63));
-            if r.iter().any(|&c| c >= 52) || used.count_ones() as usize != N {
-                return Err(format!("{path}: record {i} is not {N} distinct cards"));
-            }
-            Ok(std::array::from_fn(|k| Card::from_index(r[k])))
-        })
-        .collect()
-}
-
-/// Runs the peer once; returns its stdout.
-fn run_peer(cmd: &str, mode: &str, path: &str, min_time: f64) -> Res<String> {
-    let out = Command::new(cmd)
-        .args([mode, path, &min_time.to_string()])
-        .output()
-        .map_err(|e| format!("{cmd}: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{cmd} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// The numbers after `key` on the peer's line that starts with it.
@@ -245,7 +192,7 @@ fn run_eval(args: &[String]) -> Res<()> {
     let n_rounds = flag(args, "--rounds", 5usize)?;
     let min_time = flag(args, "--min-time", 1.0f64)?;
     let peer = flag(args, "--peer", String::new())?;
-    let hands = read::<9>(path)?;
+    let hands = read_records::<9>(path)?;
     let t = tables();
     let mut categories = [0u64; 9];
     for h in &hands {
@@ -268,7 +215,7 @@ fn run_eval(args: &[String]) -> Res<()> {
         ]
     };
     let theirs = (!peer.is_empty()).then_some(|| {
-        let text = run_peer(&peer, "eval", path, min_time)?;
+        let text = run_peer(&peer, &["eval", path, &min_time.to_string()])?;
         peer_rate(&text, "categories", &categories, "one")
     });
     rounds(n_rounds, &["fast", "plain"], "M hands/s", 1e6, ours, theirs)
@@ -328,7 +275,7 @@ fn run_equity(args: &[String]) -> Res<()> {
     let n_rounds = flag(args, "--rounds", 5usize)?;
     let min_time = flag(args, "--min-time", 1.0f64)?;
     let peer = flag(args, "--peer", String::new())?;
-    let records = read::<11>(path)?;
+    let records = read_records::<11>(path)?;
     tables();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -364,7 +311,7 @@ fn run_equity(args: &[String]) -> Res<()> {
         })
     };
     let theirs = (!peer.is_empty()).then_some(|| {
-        let text = run_peer(&peer, "equity", path, min_time)?;
+        let text = run_peer(&peer, &["equity", path, &min_time.to_string()])?;
         peer_rate(&text, "counts", &counts, "spots")
     });
     rounds(n_rounds, &["exact", "plain"], "spots/s", 1.0, ours, theirs)

@@ -7,7 +7,7 @@ round's figures, the per-round ratios and the medians. Rows with a target
 instead of a peer print the target. Run it on an otherwise idle machine.
 
     python3 scripts/peers/sitting.py --omp-eval DRIVER --omp-equity EQ \\
-        --java-fishing DIR [--rounds 5] [--work /tmp/cardsim-peers]
+        --java-fishing DIR --rs-poker RSP [--rounds 5] [--work /tmp/cardsim-peers]
 
 The peers are built outside the repository (nothing of them is committed;
 see README.md beside this file for what each one is and how it was built):
@@ -16,7 +16,13 @@ see README.md beside this file for what each one is and how it was built):
 - EQ: OMPEval's EquityCalculator on one thread, `EQ exact|SECONDS BOARD
   RANGE...` (dead cards in the environment variable EQ_DEAD), printing
   each equity in percent, then `hands N`;
-- DIR: the compiled scripts/peers/fishing/Fishing.java.
+- DIR: the compiled scripts/peers/fishing/Fishing.java;
+- RSP: our driver of rs_poker's Omaha evaluator (scripts/peers/rs_poker),
+  behind the protocol of benches/omaha_peers.rs.
+
+A row whose peer is not given is left out (`--rs-poker RSP` alone measures
+the Omaha rows only); the hold'em simulation rows, which have no peer, run
+when the other three peers are all given.
 
 cardsim is built here with `cargo build --release` and the benches with
 `cargo bench --no-run`; the inputs (hands files, fishing deals) are written
@@ -98,7 +104,8 @@ def build():
     log("building cardsim and the benches (release)")
     subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT, check=True)
     subprocess.run(
-        ["cargo", "bench", "--locked", "--quiet", "--no-run", "--bench", "eval_peers", "--bench", "fishing"],
+        ["cargo", "bench", "--locked", "--quiet", "--no-run"]
+        + ["--bench", "eval_peers", "--bench", "omaha_peers", "--bench", "fishing"],
         cwd=ROOT,
         check=True,
         stderr=subprocess.DEVNULL,
@@ -233,26 +240,46 @@ def holdem_rows(a):
     )
 
 
+def omaha_rows(a):
+    """PLO4 river evaluation and exact heads-up PLO4 flop equity against rs_poker."""
+    for mode, name, n in [("rivers", "plo4_rivers.bin", 65536), ("flops", "plo4_flops.bin", 200)]:
+        path = os.path.join(a.work, name)
+        if not os.path.exists(path):
+            bench("omaha_peers", [f"write-{mode}", path, str(n)])
+        run = "eval" if mode == "rivers" else "equity"
+        log(f"## Omaha {run} on {name} ({n} records), {a.rounds} alternated rounds")
+        log(bench("omaha_peers", [run, path, "--rounds", str(a.rounds), "--peer", a.rs_poker]))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--omp-eval", required=True)
-    p.add_argument("--omp-equity", required=True)
-    p.add_argument("--java-fishing", required=True)
+    p.add_argument("--omp-eval")
+    p.add_argument("--omp-equity")
+    p.add_argument("--java-fishing")
+    p.add_argument("--rs-poker")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--work", default="/tmp/cardsim-peers")
     p.add_argument("--skip-build", action="store_true")
     a = p.parse_args()
-    a.omp_eval, a.omp_equity, a.java_fishing = (os.path.abspath(x) for x in (a.omp_eval, a.omp_equity, a.java_fishing))
+    for peer in ("omp_eval", "omp_equity", "java_fishing", "rs_poker"):
+        if getattr(a, peer):
+            setattr(a, peer, os.path.abspath(getattr(a, peer)))
     os.makedirs(a.work, exist_ok=True)
     if not a.skip_build:
         build()
     log(f"# one sitting, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}\n")
-    evaluator_rows(a)
-    multiway_row(a)
-    one_shot_row(a)
-    heads_up_rows(a)
-    fishing_row(a)
-    holdem_rows(a)
+    if a.omp_eval:
+        evaluator_rows(a)
+    if a.omp_equity:
+        multiway_row(a)
+        one_shot_row(a)
+        heads_up_rows(a)
+    if a.java_fishing:
+        fishing_row(a)
+    if a.omp_eval and a.omp_equity and a.java_fishing:
+        holdem_rows(a)
+    if a.rs_poker:
+        omaha_rows(a)
     log(f"# done, load {os.getloadavg()[0]:.2f}")
 
 
