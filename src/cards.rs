@@ -260,16 +260,27 @@ pub fn check_distinct(cards: &[Card]) -> Result<(), CardError> {
 /// character, or a joker word; separators are whitespace and commas. Repeats
 /// are not checked here (a fishing deal has two jokers).
 pub fn parse_cards_with(s: &str, jokers: JokerPolicy) -> Result<Vec<Card>, CardError> {
-    let mut out = Vec::new();
-    for word in s.split(|c: char| c.is_whitespace() || c == ',') {
-        let mut rest = word;
-        while !rest.is_empty() {
-            let (card, used) = parse_one(rest, jokers)?;
-            out.push(card);
-            rest = &rest[used..];
+    card_words(s, jokers).collect()
+}
+
+/// The cards of `s` one at a time, as [`parse_cards_with`] reads them,
+/// for a caller that keeps them without a `Vec` (stopping at the first
+/// error).
+pub fn card_words(
+    s: &str,
+    jokers: JokerPolicy,
+) -> impl Iterator<Item = Result<Card, CardError>> + '_ {
+    let mut words = s.split(|c: char| c.is_whitespace() || c == ',');
+    let mut rest = "";
+    std::iter::from_fn(move || {
+        while rest.is_empty() {
+            rest = words.next()?;
         }
-    }
-    Ok(out)
+        Some(parse_one(rest, jokers).map(|(card, used)| {
+            rest = &rest[used..];
+            card
+        }))
+    })
 }
 
 /// Reads one card from the front of `s` (no separators), returning it and the

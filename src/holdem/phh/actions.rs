@@ -3,7 +3,9 @@
 
 use super::amount::Amount;
 use super::{action_error, PhhError};
-use crate::cards::{parse_cards, Card, CardSet};
+use arrayvec::ArrayVec;
+
+use crate::cards::{card_words, Card, CardSet, JokerPolicy};
 use crate::holdem::table::TableError;
 use crate::holdem::variant::Game;
 
@@ -14,14 +16,18 @@ pub(super) enum Kind {
     RaiseTo(Amount),
 }
 
+/// The cards of one action, kept inline (every action of every hand is
+/// parsed): at most a PLO6 hand; a board deal is at most three.
+pub(super) type ActionCards<T> = ArrayVec<T, { crate::holdem::omaha::MAX_HOLE }>;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Parsed {
     /// Hole cards dealt to a player, one or two at a time; `None` for a
     /// card the history does not know (`??`).
-    DealHole(usize, Vec<Option<Card>>),
-    DealBoard(Vec<Card>),
+    DealHole(usize, ActionCards<Option<Card>>),
+    DealBoard(ActionCards<Card>),
     Act(usize, Kind),
-    Show(usize, Option<Vec<Card>>),
+    Show(usize, Option<ActionCards<Card>>),
     /// A no-operation (an empty action or a comment).
     Skip,
 }
@@ -52,20 +58,38 @@ pub(super) fn parse_action(text: &str, n: usize, game: Game) -> Result<Parsed, S
         }
         Ok(k - 1)
     };
-    let cards = |w: &str| -> Result<Vec<Card>, String> {
+    let most = crate::holdem::omaha::MAX_HOLE;
+    let cards = |w: &str| -> Result<ActionCards<Card>, String> {
         if w.contains('?') {
             return Err("the board's cards must be known (no '?')".into());
         }
-        parse_cards(w).map_err(|e| e.to_string())
+        let mut out = ActionCards::new();
+        let mut seen = CardSet::EMPTY;
+        for c in card_words(w, JokerPolicy::Reject) {
+            let c = c.map_err(|e| e.to_string())?;
+            if seen.contains(c) {
+                return Err(crate::cards::CardError::Repeated(c.to_string()).to_string());
+            }
+            seen.insert(c);
+            out.try_push(c)
+                .map_err(|_| format!("more than {most} cards in one action"))?;
+        }
+        Ok(out)
     };
-    // Hole cards: known cards and `??` for each unknown one.
-    let hole = |w: &str| -> Result<Vec<Option<Card>>, String> {
-        // Two characters a card, known or not.
-        let mut out = Vec::with_capacity(w.len() / 2);
+    // Hole cards: known cards and `??` for each unknown one; `None` when
+    // there are more than an action holds, with how many there are.
+    let hole = |w: &str| -> Result<(usize, Option<ActionCards<Option<Card>>>), String> {
+        let mut out = ActionCards::new();
+        let mut count = 0;
+        let mut push = |c: Option<Card>| {
+            count += 1;
+            out.try_push(c).is_ok()
+        };
+        let mut fits = true;
         let mut rest = w;
         while !rest.is_empty() {
             if let Some(r) = rest.strip_prefix("??") {
-                out.push(None);
+                fits &= push(None);
                 rest = r;
                 continue;
             }
@@ -73,30 +97,34 @@ pub(super) fn parse_action(text: &str, n: usize, game: Game) -> Result<Parsed, S
             if end == 0 {
                 return Err("an unknown card is written '??'".into());
             }
-            let known = parse_cards(&rest[..end]).map_err(|e| e.to_string())?;
-            out.extend(known.into_iter().map(Some));
+            let known = crate::cards::parse_cards(&rest[..end]).map_err(|e| e.to_string())?;
+            for c in known {
+                fits &= push(Some(c));
+            }
             rest = &rest[end..];
         }
-        Ok(out)
+        Ok((count, fits.then_some(out)))
     };
     match words {
         [] => Ok(Parsed::Skip),
         ["d", "dh", p, c] => {
-            let c = hole(c)?;
+            let (count, c) = hole(c)?;
             let most = if game.is_omaha() {
                 crate::holdem::omaha::MAX_HOLE
             } else {
                 game.hole_cards()
             };
-            if !(1..=most).contains(&c.len()) {
-                let words = match game {
-                    Game::Holdem => "hold'em deals",
-                    Game::ShortDeck => "short deck deals",
-                    _ => "Omaha deals at most",
-                };
-                return Err(format!("{words} {most} hole cards, got {}", c.len()));
+            match c {
+                Some(c) if (1..=most).contains(&count) => Ok(Parsed::DealHole(player(p)?, c)),
+                _ => {
+                    let words = match game {
+                        Game::Holdem => "hold'em deals",
+                        Game::ShortDeck => "short deck deals",
+                        _ => "Omaha deals at most",
+                    };
+                    Err(format!("{words} {most} hole cards, got {count}"))
+                }
             }
-            Ok(Parsed::DealHole(player(p)?, c))
         }
         ["d", "db", c] => Ok(Parsed::DealBoard(cards(c)?)),
         [p, "f"] => Ok(Parsed::Act(player(p)?, Kind::Fold)),
@@ -133,8 +161,7 @@ pub(super) fn deck_of(
 ) -> Result<(Vec<Card>, Vec<bool>), PhhError> {
     let holes_each = game.hole_cards();
     let cards = game.deck();
-    let mut holes: Vec<Vec<Option<Card>>> =
-        (0..n).map(|_| Vec::with_capacity(holes_each)).collect();
+    let mut holes: Vec<ActionCards<Option<Card>>> = vec![ActionCards::new(); n];
     let mut board = Vec::with_capacity(5);
     let mut used = CardSet::EMPTY;
     let mut take = |c: Card, i: usize| -> Result<(), PhhError> {
@@ -165,7 +192,8 @@ pub(super) fn deck_of(
                         format!("p{} is dealt more than {holes_each} hole cards", p + 1),
                     ));
                 }
-                holes[*p].extend_from_slice(c);
+                // Fits: at most `holes_each` (up to a PLO6 hand) by the check.
+                holes[*p].extend(c.iter().copied());
                 for &card in c.iter().flatten() {
                     take(card, i)?;
                 }
@@ -197,7 +225,7 @@ pub(super) fn deck_of(
                 && hole.iter().any(Option::is_none)
                 && shown.len() == holes_each
             {
-                let known: Vec<Card> = hole.iter().flatten().copied().collect();
+                let known: ActionCards<Card> = hole.iter().flatten().copied().collect();
                 if !known.iter().all(|k| shown.contains(k)) {
                     return Err(action_error(
                         i,
@@ -271,11 +299,14 @@ mod tests {
             .contains("not an amount"));
         assert_eq!(
             parse_action_nt("d dh p1 ????", 3),
-            Ok(Parsed::DealHole(0, vec![None, None]))
+            Ok(Parsed::DealHole(0, [None, None].into_iter().collect()))
         );
         assert_eq!(
             parse_action_nt("d dh p2 As", 3),
-            Ok(Parsed::DealHole(1, vec![Some("As".parse().unwrap())]))
+            Ok(Parsed::DealHole(
+                1,
+                [Some("As".parse().unwrap())].into_iter().collect()
+            ))
         );
         assert!(parse_action_nt("d db ???????", 3).is_err());
         assert!(parse_action_nt("p1 xx", 3).is_err());
