@@ -20,6 +20,10 @@ pub(super) enum Kind {
 /// parsed): at most a PLO6 hand; a board deal is at most three.
 pub(super) type ActionCards<T> = ArrayVec<T, { crate::holdem::omaha::MAX_HOLE }>;
 
+/// A `d dh` card word read: how many cards it names, and the cards when
+/// that many fit in an action.
+type HoleWord = (usize, Option<ActionCards<Option<Card>>>);
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Parsed {
     /// Hole cards dealt to a player, one or two at a time; `None` for a
@@ -78,7 +82,7 @@ pub(super) fn parse_action(text: &str, n: usize, game: Game) -> Result<Parsed, S
     };
     // Hole cards: known cards and `??` for each unknown one; `None` when
     // there are more than an action holds, with how many there are.
-    let hole = |w: &str| -> Result<(usize, Option<ActionCards<Option<Card>>>), String> {
+    let hole = |w: &str| -> Result<HoleWord, String> {
         let mut out = ActionCards::new();
         let mut count = 0;
         let mut push = |c: Option<Card>| {
