@@ -101,7 +101,7 @@ fn peer_rate(text: &str, check: &str, want: &[u64], key: &str) -> Res<f64> {
 /// Runs `rounds` rounds, cardsim's `ours()` and the peer's `theirs()`
 /// alternately first, and prints each round's rates (scaled by `unit`,
 /// named `label`), the ratios of each of cardsim's columns to the peer's
-/// and the medians.
+/// and of its first column to its second, and the medians.
 fn rounds(
     rounds: usize,
     names: &[&str],
@@ -156,6 +156,15 @@ fn rounds(
     if !peer.is_empty() {
         println!("median {label}: peer {:.3}", median(peer) / unit);
     }
+    // cardsim's first column over its second (fast over plain), per round.
+    let own: Vec<f64> = mine.iter().map(|r| r[0] / r[1]).collect();
+    println!(
+        "{}/{}, per round: {} (median {:.3})",
+        names[0],
+        names[1],
+        show(&own),
+        median(own.clone())
+    );
     Ok(())
 }
 
