@@ -16,13 +16,14 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::file::metadata::KeyValue;
 use parquet::file::page_index::column_index::ColumnIndexMetaData;
 use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnPath;
 
 use super::row::typed;
 
@@ -215,6 +216,53 @@ pub fn properties(metadata: Vec<(String, String)>) -> Result<WriterProperties, P
         .build())
 }
 
+/// How a per-game column is encoded when a dictionary does not pay: the
+/// `game` column counts up by one (delta-encoded, it takes a few bytes a
+/// row group, against about 180 KB as a dictionary's indices), and the
+/// text columns that are new on almost every row (hold'em's `board`,
+/// solve's hands and first moves) are their lengths delta-encoded and
+/// their bytes end to end, which zstd packs tighter than the plain
+/// encoding's length before each value (the dictionary, which fills up
+/// and falls back to plain, only costs time). Every other column keeps the
+/// dictionary, which wins for them: few distinct values per row group.
+/// Readers need no more than the Parquet format: both are its standard
+/// encodings, and the logical types (`int64`, `string`) are unchanged.
+pub fn column_encoding(name: &str) -> Option<Encoding> {
+    match name {
+        "game" => Some(Encoding::DELTA_BINARY_PACKED),
+        "board" | "hand_a" | "hand_b" | "winning_first_moves" => {
+            Some(Encoding::DELTA_LENGTH_BYTE_ARRAY)
+        }
+        _ => None,
+    }
+}
+
+/// The writer properties of a per-game file of `schema`: [`properties`],
+/// with each column's [`column_encoding`] (and no dictionary) where it has
+/// one.
+pub fn rows_properties(
+    schema: &Schema,
+    metadata: Vec<(String, String)>,
+) -> Result<WriterProperties, ParquetError> {
+    let mut builder = properties(metadata)?.into_builder();
+    for f in schema.fields() {
+        let kind = f.data_type();
+        if let Some(encoding) = column_encoding(f.name()) {
+            let fits = match encoding {
+                Encoding::DELTA_BINARY_PACKED => *kind == DataType::Int64,
+                _ => *kind == DataType::Utf8,
+            };
+            if fits {
+                let path = ColumnPath::from(f.name().as_str());
+                builder = builder
+                    .set_column_dictionary_enabled(path.clone(), false)
+                    .set_column_encoding(path, encoding);
+            }
+        }
+    }
+    Ok(builder.build())
+}
+
 /// The builders of a schema's columns (of `int64`, `float64` and `utf8`).
 fn builders(schema: &SchemaRef) -> Result<Vec<Column>, ParquetError> {
     let mut columns = Vec::new();
@@ -262,7 +310,7 @@ impl<W: Write + Send> ParquetRows<W> {
         // The Arrow writer's own start (the magic bytes, the Arrow schema
         // in the metadata), then row groups written here one by one.
         let (file, factory) =
-            ArrowWriter::try_new(out, schema.clone(), Some(properties(metadata)?))?
+            ArrowWriter::try_new(out, schema.clone(), Some(rows_properties(&schema, metadata)?))?
                 .into_serialized_writer()?;
         Ok(ParquetRows {
             file,
@@ -936,7 +984,7 @@ mod tests {
         let mut arrow = ArrowWriter::try_new(
             Vec::new(),
             schema.clone(),
-            Some(properties(Vec::new()).unwrap()),
+            Some(rows_properties(&schema, Vec::new()).unwrap()),
         )
         .unwrap();
         use arrow_array::{Int64Array, StringArray};

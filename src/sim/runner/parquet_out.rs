@@ -44,7 +44,10 @@ pub(super) struct Boundary {
     pub(super) index: FileMark,
     pub(super) side: Option<FileMark>,
     pub(super) bundle: Option<FileMark>,
-    pub(super) accs: Vec<Accumulator>,
+    /// The statistics' exact state there, as a checkpoint stores it: a
+    /// copy of the accumulators themselves would hold every histogram's
+    /// buckets twice (tens of MB for hold'em), the state only their counts.
+    pub(super) state: Vec<crate::sim::stats::AccumulatorState>,
     pub(super) elapsed_s: f64,
 }
 
@@ -130,7 +133,7 @@ impl ParquetOut {
                 index: index_mark.clone(),
                 side: start.side.clone(),
                 bundle: start.bundle.clone(),
-                accs: start.accs.clone(),
+                state: start.accs.iter().map(|a| a.to_state("")).collect(),
                 elapsed_s: start.elapsed_s,
             }),
         })

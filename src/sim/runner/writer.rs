@@ -485,7 +485,7 @@ impl Writer {
                     row_groups: Some(b.index.clone()),
                     elapsed_s: b.elapsed_s,
                     started_unix_s: self.started_unix_s,
-                    state: b.accs.iter().map(|a| a.to_state("")).collect(),
+                    state: b.state.clone(),
                 }
             }
             _ => Checkpoint {
@@ -568,7 +568,7 @@ impl Writer {
             index,
             side: self.side.as_ref().map(|s| s.resume_point().into()),
             bundle: self.bundle.as_ref().map(|s| s.resume_point().into()),
-            accs: self.accs.clone(),
+            state: self.accs.iter().map(|a| a.to_state("")).collect(),
             elapsed_s,
         });
         Ok(())
