@@ -13,6 +13,9 @@ Usage: check_parquet_readers.py SWEEP_DIR RUN.parquet RUN.csv
   frames, with the column types of the Python package (int64, float64 for
   equity columns, strings), and the command, seed and version in the
   file's metadata.
+- DuckDB reads the same run's Parquet: the same rows as the CSV, the
+  ``game`` column delta-encoded and ``board`` as DELTA_LENGTH_BYTE_ARRAY
+  (the encodings that keep the file small are ones the readers read).
 
 Prints one line per check and exits non-zero at the first difference (the
 test suite's ``sweep::parquet_is_read_by_duckdb_and_polars`` runs it).
@@ -110,6 +113,21 @@ def check_run_with_polars(parquet, csv):
     print(f"polars: {frame.height} hands, Parquet equals CSV with the package's types")
 
 
+def check_run_with_duckdb(parquet, csv):
+    text = pl.read_csv(csv, schema=pl.read_parquet_schema(parquet))
+    rows = duckdb.sql(f"select * from read_parquet('{parquet}') order by game").fetchall()
+    assert rows == text.rows(), "DuckDB's rows of the Parquet file are not the CSV's"
+    encodings = dict(
+        duckdb.sql(
+            f"select path_in_schema, string_agg(distinct encodings, ',') "
+            f"from parquet_metadata('{parquet}') group by all"
+        ).fetchall()
+    )
+    assert "DELTA_BINARY_PACKED" in encodings["game"], encodings["game"]
+    assert "DELTA_LENGTH_BYTE_ARRAY" in encodings["board"], encodings["board"]
+    print(f"duckdb: {len(rows)} hands, Parquet equals CSV (game and board delta-encoded)")
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__.split("\n\n")[1])
@@ -117,7 +135,8 @@ def main():
     check_cells_with_duckdb(sweep)
     check_results_with_polars(sweep)
     check_run_with_polars(parquet, csv)
-    print("3 passed, 0 failed")
+    check_run_with_duckdb(parquet, csv)
+    print("4 passed, 0 failed")
 
 
 if __name__ == "__main__":

@@ -309,9 +309,12 @@ impl<W: Write + Send> ParquetRows<W> {
         let columns = builders(&schema)?;
         // The Arrow writer's own start (the magic bytes, the Arrow schema
         // in the metadata), then row groups written here one by one.
-        let (file, factory) =
-            ArrowWriter::try_new(out, schema.clone(), Some(rows_properties(&schema, metadata)?))?
-                .into_serialized_writer()?;
+        let (file, factory) = ArrowWriter::try_new(
+            out,
+            schema.clone(),
+            Some(rows_properties(&schema, metadata)?),
+        )?
+        .into_serialized_writer()?;
         Ok(ParquetRows {
             file,
             factory,
