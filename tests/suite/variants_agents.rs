@@ -384,3 +384,34 @@ fn the_chart_ranks_short_deck_classes_in_short_decks_order() {
     let action = chart.act_builtin(&straight.view().unwrap(), &mut rng);
     assert_eq!(action, Some(Action::Check));
 }
+
+/// `tag` plays each game well enough to beat the calling station and the
+/// random agent there: its whole 95% interval is above zero, and theirs
+/// below (20,000 hands of six seats, as docs/holdem.md's table).
+#[test]
+fn tag_beats_station_and_random_in_every_variant() {
+    let dir = tempfile::tempdir().unwrap();
+    for variant in ["plo4", "plo5", "plo6", "shortdeck"] {
+        let summary = dir.path().join(format!("{variant}.json"));
+        common::ok(&[
+            "holdem",
+            "-n",
+            "20000",
+            "--variant",
+            variant,
+            "--agents",
+            "tag,station,random,tag,tag,station",
+            "--summary",
+            summary.to_str().unwrap(),
+            "-q",
+        ]);
+        let text = std::fs::read_to_string(&summary).unwrap();
+        let s: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let (tag, tag_half) = common::agent_estimate(&s, "tag", "net");
+        assert!(tag - tag_half > 0.0, "{variant}: tag {tag} ± {tag_half}");
+        for loser in ["station", "random"] {
+            let (bb, half) = common::agent_estimate(&s, loser, "net");
+            assert!(bb + half < 0.0, "{variant}: {loser} {bb} ± {half}");
+        }
+    }
+}
