@@ -171,7 +171,7 @@ impl<'a> Sampler<'a> {
 /// Whether a batch stops early: the deadline passed, or the caller asked
 /// to stop (checked every 4,096 draws, never per draw).
 #[inline]
-pub(super) fn should_stop(deadline: Option<Instant>, cancel: Option<&AtomicBool>) -> bool {
+pub(crate) fn should_stop(deadline: Option<Instant>, cancel: Option<&AtomicBool>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
         || cancel.is_some_and(|c| c.load(Ordering::Relaxed))
 }

@@ -12,6 +12,7 @@ use super::hands::{Hands, Holding};
 use super::VariantPrepared;
 use crate::cards::Card;
 use crate::holdem::equity::monte_carlo::{check_stop, result, wanted, waves};
+use crate::holdem::equity::sampler::should_stop;
 use crate::holdem::equity::tally::Tally;
 use crate::holdem::equity::types::{EquityError, EquityResult, Stop, MAX_DEALS, MAX_PLAYERS};
 use crate::holdem::eval::{tables, Hand, Strength, Tables};
@@ -151,10 +152,7 @@ impl Sampler<'_> {
         let (mut accepted, mut drawn) = (0u64, 0u64);
         while accepted < size {
             drawn += 1;
-            if drawn.is_multiple_of(4096)
-                && (deadline.is_some_and(|d| Instant::now() >= d)
-                    || cancel.is_some_and(|c| c.load(Ordering::Relaxed)))
-            {
+            if drawn.is_multiple_of(4096) && should_stop(deadline, cancel) {
                 break;
             }
             let Some(mut used) = self.deal(rng, &mut dealt) else {
