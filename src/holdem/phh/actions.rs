@@ -36,6 +36,21 @@ pub(super) enum Parsed {
     Skip,
 }
 
+/// Each card `w` names, in order, refusing a card named twice (as
+/// [`crate::cards::parse_cards`] does, without its `Vec`).
+fn each_card(w: &str, mut f: impl FnMut(Card) -> Result<(), String>) -> Result<(), String> {
+    let mut seen = CardSet::EMPTY;
+    for c in card_words(w, JokerPolicy::Reject) {
+        let c = c.map_err(|e| e.to_string())?;
+        if seen.contains(c) {
+            return Err(crate::cards::CardError::Repeated(c.to_string()).to_string());
+        }
+        seen.insert(c);
+        f(c)?;
+    }
+    Ok(())
+}
+
 /// Parses one PHH action of a hand with `n` players of `game` (Omaha: any
 /// hand size, up to 6 hole cards).
 pub(super) fn parse_action(text: &str, n: usize, game: Game) -> Result<Parsed, String> {
@@ -68,16 +83,10 @@ pub(super) fn parse_action(text: &str, n: usize, game: Game) -> Result<Parsed, S
             return Err("the board's cards must be known (no '?')".into());
         }
         let mut out = ActionCards::new();
-        let mut seen = CardSet::EMPTY;
-        for c in card_words(w, JokerPolicy::Reject) {
-            let c = c.map_err(|e| e.to_string())?;
-            if seen.contains(c) {
-                return Err(crate::cards::CardError::Repeated(c.to_string()).to_string());
-            }
-            seen.insert(c);
+        each_card(w, |c| {
             out.try_push(c)
-                .map_err(|_| format!("more than {most} cards in one action"))?;
-        }
+                .map_err(|_| format!("more than {most} cards in one action"))
+        })?;
         Ok(out)
     };
     // Hole cards: known cards and `??` for each unknown one; `None` when
@@ -101,10 +110,10 @@ pub(super) fn parse_action(text: &str, n: usize, game: Game) -> Result<Parsed, S
             if end == 0 {
                 return Err("an unknown card is written '??'".into());
             }
-            let known = crate::cards::parse_cards(&rest[..end]).map_err(|e| e.to_string())?;
-            for c in known {
+            each_card(&rest[..end], |c| {
                 fits &= push(Some(c));
-            }
+                Ok(())
+            })?;
             rest = &rest[end..];
         }
         Ok((count, fits.then_some(out)))
