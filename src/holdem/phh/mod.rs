@@ -285,24 +285,52 @@ pub fn split_sections(text: &str) -> Option<Vec<(String, Result<toml::Table, Phh
     Some(out)
 }
 
-/// An amount field: one value or a list, each an amount.
-fn amounts(t: &Fields, field: &'static str) -> Result<Vec<Amount>, PhhError> {
+/// A hand's values of one field, kept inline: a table has at most
+/// [`MOST_PLAYERS`] players (one allocation fewer per field of every hand).
+type PerPlayer<T> = arrayvec::ArrayVec<T, MOST_PLAYERS>;
+
+/// The most players a PHH hand may have here.
+const MOST_PLAYERS: usize = 10;
+
+/// An amount field: one value or a list, each an amount. More values than
+/// a table has players: the table error for `starting_stacks` (which
+/// counts the players), else as [`per_player`] says it.
+fn amounts(t: &Fields, field: &'static str) -> Result<PerPlayer<Amount>, PhhError> {
     let v = t.get(field).ok_or(PhhError::Missing(field))?;
     let one = |x: &Val| {
         x.amount()
             .unwrap_or_else(|| Err("expected amounts (numbers)".into()))
             .map_err(|why| PhhError::Field { field, why })
     };
+    let mut out = PerPlayer::new();
     match v {
-        Val::Array(a) => a.iter().map(one).collect(),
-        other => Ok(vec![one(other)?]),
+        Val::Array(a) if a.len() > MOST_PLAYERS => {
+            return Err(match field {
+                "starting_stacks" => PhhError::Table(TableError::Seats(a.len())),
+                _ => PhhError::Field {
+                    field,
+                    why: format!("{} values for at most {MOST_PLAYERS} players", a.len()),
+                },
+            })
+        }
+        Val::Array(a) => {
+            for x in a {
+                out.push(one(x)?);
+            }
+        }
+        other => out.push(one(other)?),
     }
+    Ok(out)
 }
 
 /// Expands a field that is one value or one per player.
-fn per_player<T: Clone>(v: Vec<T>, n: usize, field: &'static str) -> Result<Vec<T>, PhhError> {
+fn per_player<T: Copy>(
+    v: PerPlayer<T>,
+    n: usize,
+    field: &'static str,
+) -> Result<PerPlayer<T>, PhhError> {
     match v.len() {
-        1 => Ok(vec![v[0].clone(); n]),
+        1 => Ok((0..n).map(|_| v[0]).collect()),
         k if k == n => Ok(v),
         k => Err(PhhError::Field {
             field,
@@ -319,7 +347,7 @@ fn to_units(
     field: &'static str,
     inf_ok: bool,
     negative_ok: bool,
-) -> Result<Vec<u64>, PhhError> {
+) -> Result<PerPlayer<u64>, PhhError> {
     let bad = |why: &str| PhhError::Field {
         field,
         why: why.to_string(),
@@ -491,19 +519,25 @@ fn replay_capped(
     let blinds = to_units(&blinds_raw, decimals, "blinds_or_straddles", false, true)?;
     let min_bet = to_units(&[*min_bet_raw], decimals, "min_bet", false, false)?[0];
     let expected = match &finishing_raw {
-        Some(f) => Some(per_player(
-            to_units(f, decimals, "finishing_stacks", true, false)?,
-            n,
-            "finishing_stacks",
-        )?),
+        Some(f) => Some(
+            per_player(
+                to_units(f, decimals, "finishing_stacks", true, false)?,
+                n,
+                "finishing_stacks",
+            )?
+            .to_vec(),
+        ),
         None => None,
     };
     let winnings = match &winnings_raw {
-        Some(w) => Some(per_player(
-            to_units(w, decimals, "winnings", false, false)?,
-            n,
-            "winnings",
-        )?),
+        Some(w) => Some(
+            per_player(
+                to_units(w, decimals, "winnings", false, false)?,
+                n,
+                "winnings",
+            )?
+            .to_vec(),
+        ),
         None => None,
     };
     // All zeros is no record (iPoker's files write it for every hand).
@@ -878,5 +912,35 @@ pub(super) fn action_error(index: usize, action: &str, why: String) -> PhhError 
         index,
         action: crate::text::quote(action),
         why,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn replay_text(text: &str) -> Result<Replay, PhhError> {
+        replay_fields(&Fields::read(text).unwrap(), ReplayOptions::default())
+    }
+
+    #[test]
+    fn more_values_than_a_table_has_players_are_refused_by_field() {
+        let hand = |stacks: usize, antes: usize| {
+            let list = |k: usize, v: &str| vec![v; k].join(", ");
+            format!(
+                "variant = 'NT'\nantes = [{}]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n\
+                 starting_stacks = [{}]\nactions = []\n",
+                list(antes, "0"),
+                list(stacks, "100")
+            )
+        };
+        assert!(matches!(
+            replay_text(&hand(11, 1)),
+            Err(PhhError::Table(TableError::Seats(11)))
+        ));
+        let e = replay_text(&hand(3, 11)).unwrap_err().to_string();
+        assert!(e.contains("11 values for at most 10 players"), "{e}");
+        let e = replay_text(&hand(3, 4)).unwrap_err().to_string();
+        assert!(e.contains("4 values for 3 players"), "{e}");
     }
 }
