@@ -24,7 +24,7 @@
 use thiserror::Error;
 
 use crate::cards::{Card, CardSet};
-use crate::holdem::eval::{tables, Hand, Strength, Tables};
+use crate::holdem::eval::{rank_unit, tables, Hand, Strength, Tables};
 
 /// Fewest and most hole cards (PLO4 to PLO6).
 pub const MIN_HOLE: usize = 4;
@@ -91,7 +91,7 @@ impl Hole {
         for (i, a) in cards.iter().enumerate() {
             h.suits[a.suit().index() as usize] |= 1 << a.rank().index();
             for b in &cards[i + 1..] {
-                h.pairs[h.n_pairs] = rank_key(&[*a, *b]);
+                h.pairs[h.n_pairs] = unit(*a) + unit(*b);
                 h.n_pairs += 1;
             }
         }
@@ -99,9 +99,11 @@ impl Hole {
     }
 }
 
-/// The rank key of some cards (a sum of [`crate::holdem::eval::rank_unit`]s).
-fn rank_key(cards: &[Card]) -> u32 {
-    Hand::from_cards(cards).rank_key()
+/// What a card adds to a hand's rank key: a hold'em rank key is the sum
+/// of its cards' units.
+#[inline(always)]
+fn unit(c: Card) -> u32 {
+    rank_unit(c.rank().index())
 }
 
 /// A board prepared for [`Board::strength`].
@@ -127,12 +129,18 @@ impl Board {
     pub fn new(cards: &[Card]) -> Board {
         debug_assert!((3..=5).contains(&cards.len()));
         let n = cards.len();
+        let mut units = [0u32; 5];
+        let mut by_suit = [0u16; 4];
+        for (u, &c) in units.iter_mut().zip(cards) {
+            *u = unit(c);
+            by_suit[c.suit().index() as usize] |= 1 << c.rank().index();
+        }
         let mut triples = [0; TRIPLES];
         let mut k = 0;
         for a in 0..n {
             for b in a + 1..n {
                 for c in b + 1..n {
-                    triples[k] = rank_key(&[cards[a], cards[b], cards[c]]);
+                    triples[k] = units[a] + units[b] + units[c];
                     k += 1;
                 }
             }
@@ -140,20 +148,20 @@ impl Board {
         for i in k..TRIPLES {
             triples[i] = triples[0];
         }
-        let mut by_suit = [0u16; 4];
-        for c in cards {
-            by_suit[c.suit().index() as usize] |= 1 << c.rank().index();
-        }
         let flush = (0..4).find(|&s| by_suit[s].count_ones() >= 3).map(|suit| {
-            let ranks: Vec<u16> = (0..13)
-                .filter(|r| by_suit[suit] >> r & 1 == 1)
-                .map(|r| 1 << r)
-                .collect();
+            // The suit's cards as one-bit rank masks, lowest first.
+            let mut ranks = [0u16; 5];
+            let (mut left, mut m) = (by_suit[suit], 0);
+            while left != 0 {
+                ranks[m] = left & left.wrapping_neg();
+                left &= left - 1;
+                m += 1;
+            }
             let mut masks = [0; TRIPLES];
             let mut n = 0;
-            for a in 0..ranks.len() {
-                for b in a + 1..ranks.len() {
-                    for c in b + 1..ranks.len() {
+            for a in 0..m {
+                for b in a + 1..m {
+                    for c in b + 1..m {
                         masks[n] = ranks[a] | ranks[b] | ranks[c];
                         n += 1;
                     }
