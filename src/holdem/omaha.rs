@@ -99,6 +99,40 @@ impl Hole {
     }
 }
 
+impl Hole {
+    /// The best five of one of this hand's pairs and three board cards:
+    /// their rank key `key` and, when the three share a suit, that suit
+    /// and their rank mask (`flush`).
+    #[inline]
+    pub fn best_with_triple(&self, t: &Tables, key: u32, flush: Option<(usize, u16)>) -> Strength {
+        let mut best = 0;
+        for &p in &self.pairs[..self.n_pairs] {
+            best = best.max(t.fewer_rank_strength(p + key));
+        }
+        if let Some((suit, m)) = flush {
+            for_each_pair(self.suits[suit], |pair| {
+                best = best.max(t.flush_strength(pair | m));
+            });
+        }
+        best
+    }
+}
+
+/// Calls `f` with the rank mask of every two ranks of the mask `h`.
+#[inline]
+fn for_each_pair(h: u16, mut f: impl FnMut(u16)) {
+    let mut a = h;
+    while a != 0 {
+        let x = a & a.wrapping_neg();
+        a &= a - 1;
+        let mut b = a;
+        while b != 0 {
+            f(x | (b & b.wrapping_neg()));
+            b &= b - 1;
+        }
+    }
+}
+
 /// What a card adds to a hand's rank key: a hold'em rank key is the sum
 /// of its cards' units.
 #[inline(always)]
@@ -203,19 +237,11 @@ impl SuitedTriples {
     #[cold]
     fn best(&self, t: &Tables, h: u16) -> Strength {
         let mut best = 0;
-        let mut a = h;
-        while a != 0 {
-            let x = a & a.wrapping_neg();
-            a &= a - 1;
-            let mut b = a;
-            while b != 0 {
-                let y = b & b.wrapping_neg();
-                b &= b - 1;
-                for &m in &self.masks[..self.n] {
-                    best = best.max(t.flush_strength(x | y | m));
-                }
+        for_each_pair(h, |pair| {
+            for &m in &self.masks[..self.n] {
+                best = best.max(t.flush_strength(pair | m));
             }
-        }
+        });
         best
     }
 }

@@ -13,7 +13,7 @@ use crate::holdem::equity::reference::each_subset;
 use crate::holdem::equity::types::{
     EquityError, EquityResult, Method, PlayerEquity, MAX_PLAYERS, UNITS,
 };
-use crate::holdem::eval::{tables, Hand, Strength, Tables};
+use crate::holdem::eval::{rank_unit, tables, Hand, Strength, Tables};
 use crate::holdem::omaha;
 use crate::holdem::shortdeck;
 
@@ -128,7 +128,7 @@ fn deal_counts(p: &VariantPrepared, deal: &[&Holding], cancel: Option<&AtomicBoo
     let hands: Vec<Hand> = uni.iter().map(|&c| Hand::EMPTY.with(c)).collect();
     let t = tables();
     let eval = if p.game.is_omaha() {
-        Eval::Omaha(deal.iter().map(|h| cube(t, h.cards(), &hands, k)).collect())
+        Eval::Omaha(deal.iter().map(|h| cube(t, h.cards(), &uni, k)).collect())
     } else {
         Eval::Seven(deal.iter().map(|h| Hand::from_cards(h.cards())).collect())
     };
@@ -162,15 +162,13 @@ enum Eval {
 
 /// A player's best five over their pairs, for every triple of universe
 /// positions `a < b < c` that a board can hold (at most `5 - k` of them at
-/// or past `k`, the cards to come), at `(a * u + b) * u + c`.
-fn cube(t: &Tables, hole: &[Card], uni: &[Hand], k: usize) -> Vec<Strength> {
+/// or past `k`, the cards to come), at `(a * u + b) * u + c`: one rank-key
+/// lookup per pair, and flush lookups only for a suited triple
+/// ([`omaha::Hole::best_with_triple`]).
+fn cube(t: &Tables, hole: &[Card], uni: &[Card], k: usize) -> Vec<Strength> {
     let u = uni.len();
-    let mut pairs = Vec::with_capacity(15);
-    for (i, &a) in hole.iter().enumerate() {
-        for &b in &hole[i + 1..] {
-            pairs.push(Hand::EMPTY.with(a).with(b));
-        }
-    }
+    let hole = omaha::Hole::new(hole);
+    let units: Vec<u32> = uni.iter().map(|c| rank_unit(c.rank().index())).collect();
     let mut cube = vec![0; u * u * u];
     let unknown = |x: usize| usize::from(x >= k);
     for a in 0..u {
@@ -179,12 +177,13 @@ fn cube(t: &Tables, hole: &[Card], uni: &[Hand], k: usize) -> Vec<Strength> {
                 if unknown(a) + unknown(b) + unknown(c) > 5 - k {
                     continue;
                 }
-                let triple = uni[a].combine(uni[b]).combine(uni[c]);
-                cube[(a * u + b) * u + c] = pairs
-                    .iter()
-                    .map(|&p| t.strength(triple.combine(p)))
-                    .max()
-                    .unwrap_or(0);
+                let suit = uni[a].suit();
+                let flush = (uni[b].suit() == suit && uni[c].suit() == suit).then(|| {
+                    let bit = |x: usize| 1u16 << uni[x].rank().index();
+                    (suit.index() as usize, bit(a) | bit(b) | bit(c))
+                });
+                let key = units[a] + units[b] + units[c];
+                cube[(a * u + b) * u + c] = hole.best_with_triple(t, key, flush);
             }
         }
     }
