@@ -11,10 +11,10 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use arrow_array::builder::{Float64Builder, Int64Builder, StringBuilder};
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use parquet::arrow::arrow_writer::{compute_leaves, ArrowRowGroupWriterFactory};
+use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnWriter, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::column::writer::ColumnCloseResult;
@@ -27,10 +27,16 @@ use parquet::schema::types::ColumnPath;
 
 use super::row::typed;
 
-/// Rows per row group (and per batch handed to the Parquet writer).
+/// Rows per row group.
 pub const ROW_GROUP_ROWS: usize = 65_536;
+/// Rows per slice: the rows are held as columns a slice at a time and
+/// handed to the row group's column writers (which encode and compress as
+/// they go) at each slice's end, so memory holds a slice's values, not a
+/// row group's. Slices are cut by count from the row group's start, so the
+/// bytes never depend on how the rows arrive.
+pub const SLICE_ROWS: usize = 8_192;
 /// The zstd level of every column.
-pub const ZSTD_LEVEL: i32 = 3;
+pub const ZSTD_LEVEL: i32 = 1;
 
 /// The type of a per-game column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,10 +171,132 @@ impl Write for SinkWriter {
     }
 }
 
+/// A column's values of the slice being filled, with their validity; the
+/// vectors are kept from slice to slice (cleared, not freed).
+struct Values<T> {
+    values: Vec<T>,
+    valid: Vec<bool>,
+    nulls: usize,
+}
+
+impl<T: Copy + Default> Values<T> {
+    fn new() -> Self {
+        Values {
+            values: Vec::with_capacity(SLICE_ROWS),
+            valid: Vec::with_capacity(SLICE_ROWS),
+            nulls: 0,
+        }
+    }
+
+    #[inline]
+    fn append_value(&mut self, v: T) {
+        self.values.push(v);
+        self.valid.push(true);
+    }
+
+    #[inline]
+    fn append_null(&mut self) {
+        self.values.push(T::default());
+        self.valid.push(false);
+        self.nulls += 1;
+    }
+
+    fn extend(&mut self, values: impl Iterator<Item = Option<T>>) {
+        for v in values {
+            match v {
+                Some(v) => self.append_value(v),
+                None => self.append_null(),
+            }
+        }
+    }
+
+    /// The values so far as an Arrow buffer and their nulls (none when
+    /// every value is there); the column is emptied.
+    fn take(&mut self) -> (ScalarBuffer<T>, Option<NullBuffer>)
+    where
+        T: arrow_buffer::ArrowNativeType,
+    {
+        let values = ScalarBuffer::from(Buffer::from_slice_ref(&self.values));
+        let nulls = take_nulls(&mut self.valid, &mut self.nulls);
+        self.values.clear();
+        (values, nulls)
+    }
+}
+
+/// The nulls of a slice's column (none when every value is there), its
+/// validity emptied.
+fn take_nulls(valid: &mut Vec<bool>, nulls: &mut usize) -> Option<NullBuffer> {
+    let out = (*nulls > 0).then(|| NullBuffer::from(valid.as_slice()));
+    valid.clear();
+    *nulls = 0;
+    out
+}
+
+/// A text column's values of the slice being filled: their bytes end to
+/// end and where each ends.
+struct Texts {
+    offsets: Vec<i32>,
+    bytes: Vec<u8>,
+    valid: Vec<bool>,
+    nulls: usize,
+}
+
+impl Texts {
+    fn new() -> Self {
+        let mut offsets = Vec::with_capacity(SLICE_ROWS + 1);
+        offsets.push(0);
+        Texts {
+            offsets,
+            bytes: Vec::new(),
+            valid: Vec::with_capacity(SLICE_ROWS),
+            nulls: 0,
+        }
+    }
+
+    #[inline]
+    fn append_value(&mut self, v: &str) {
+        self.bytes.extend_from_slice(v.as_bytes());
+        // A slice's text is far below 2 GiB; past it, the array is refused
+        // when the slice ends (the offsets would not count up).
+        self.offsets
+            .push(i32::try_from(self.bytes.len()).unwrap_or(i32::MIN));
+        self.valid.push(true);
+    }
+
+    #[inline]
+    fn append_null(&mut self) {
+        self.offsets.push(*self.offsets.last().unwrap_or(&0));
+        self.valid.push(false);
+        self.nulls += 1;
+    }
+
+    fn append_option(&mut self, v: Option<&str>) {
+        match v {
+            Some(v) => self.append_value(v),
+            None => self.append_null(),
+        }
+    }
+
+    /// The texts so far as an Arrow array (checked: UTF-8 throughout,
+    /// offsets counting up); the column is emptied.
+    fn take(&mut self) -> Result<StringArray, ParquetError> {
+        let nulls = take_nulls(&mut self.valid, &mut self.nulls);
+        let counts_up = self.offsets.windows(2).all(|w| w[0] <= w[1]);
+        if !counts_up {
+            return Err(io::Error::other("a slice of text over 2 GiB").into());
+        }
+        let offsets = OffsetBuffer::new(ScalarBuffer::from(Buffer::from_slice_ref(&self.offsets)));
+        let array = StringArray::try_new(offsets, Buffer::from_slice_ref(&self.bytes), nulls)?;
+        self.offsets.truncate(1);
+        self.bytes.clear();
+        Ok(array)
+    }
+}
+
 enum Column {
-    Int(Int64Builder),
-    Float(Float64Builder),
-    Text(StringBuilder),
+    Int(Values<i64>),
+    Float(Values<f64>),
+    Text(Texts),
 }
 
 /// A Parquet file being written from CSV rows (or batches), one row group
@@ -185,7 +313,10 @@ pub struct ParquetRows<W: Write + Send> {
     factory: ArrowRowGroupWriterFactory,
     schema: SchemaRef,
     columns: Vec<Column>,
-    /// Rows in the builders, not yet in a row group.
+    /// The row group's column writers, from its first slice on.
+    writers: Option<Vec<ArrowColumnWriter>>,
+    /// Rows of the row group not yet finished (in its column writers, or
+    /// in the slice being filled).
     pending: usize,
     rows: u64,
     groups: usize,
@@ -268,9 +399,9 @@ fn builders(schema: &SchemaRef) -> Result<Vec<Column>, ParquetError> {
     let mut columns = Vec::new();
     for f in schema.fields() {
         columns.push(match f.data_type() {
-            DataType::Int64 => Column::Int(Int64Builder::with_capacity(ROW_GROUP_ROWS)),
-            DataType::Float64 => Column::Float(Float64Builder::with_capacity(ROW_GROUP_ROWS)),
-            DataType::Utf8 => Column::Text(StringBuilder::new()),
+            DataType::Int64 => Column::Int(Values::new()),
+            DataType::Float64 => Column::Float(Values::new()),
+            DataType::Utf8 => Column::Text(Texts::new()),
             other => {
                 return Err(io::Error::other(format!(
                     "column {} is {other}, which cardsim does not write",
@@ -320,6 +451,7 @@ impl<W: Write + Send> ParquetRows<W> {
             factory,
             schema,
             columns,
+            writers: None,
             pending: 0,
             rows: 0,
             groups: 0,
@@ -445,7 +577,7 @@ impl<W: Write + Send> ParquetRows<W> {
         }
         let mut at = 0;
         while at < batch.num_rows() {
-            let take = (ROW_GROUP_ROWS - self.pending).min(batch.num_rows() - at);
+            let take = (SLICE_ROWS - self.pending % SLICE_ROWS).min(batch.num_rows() - at);
             for (col, array) in self.columns.iter_mut().zip(batch.columns()) {
                 let part = array.slice(at, take);
                 let wrong = || io::Error::other("a column of another type");
@@ -468,11 +600,9 @@ impl<W: Write + Send> ParquetRows<W> {
                 }
             }
             at += take;
-            self.pending += take;
-            self.rows += take as u64;
-            if self.pending == ROW_GROUP_ROWS {
-                self.end_row_group()?;
-            }
+            self.pending += take - 1;
+            self.rows += take as u64 - 1;
+            self.row_added()?;
         }
         Ok(())
     }
@@ -573,7 +703,7 @@ impl<W: Write + Send> ParquetRows<W> {
                         true
                     }
                     (Column::Text(b), f) => {
-                        b.append_value(f.text());
+                        b.append_value(&f.text());
                         true
                     }
                     (Column::Float(b), f) => f.text().parse().map(|v| b.append_value(v)).is_ok(),
@@ -592,11 +722,7 @@ impl<W: Write + Send> ParquetRows<W> {
                     });
                 }
             }
-            self.pending += 1;
-            self.rows += 1;
-            if self.pending == ROW_GROUP_ROWS {
-                self.end_row_group()?;
-            }
+            self.row_added()?;
         }
         Ok(())
     }
@@ -629,10 +755,63 @@ impl<W: Write + Send> ParquetRows<W> {
                 Column::Text(b) => b.append_value(text),
             }
         }
+        self.row_added()
+    }
+
+    /// Counts a row in (the last of a batch's, which the caller counted
+    /// but this one); ends its slice and its row group when it fills them.
+    fn row_added(&mut self) -> Result<(), ParquetError> {
         self.pending += 1;
         self.rows += 1;
         if self.pending == ROW_GROUP_ROWS {
-            self.end_row_group()?;
+            self.end_row_group()
+        } else if self.pending.is_multiple_of(SLICE_ROWS) {
+            self.end_slice()
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Hands the slice's rows to the row group's column writers (started
+    /// at its first slice), which encode and compress them.
+    fn end_slice(&mut self) -> Result<(), ParquetError> {
+        let held = match self.columns.first() {
+            Some(Column::Int(v)) => v.values.len(),
+            Some(Column::Float(v)) => v.values.len(),
+            Some(Column::Text(t)) => t.valid.len(),
+            None => 0,
+        };
+        if held == 0 {
+            return Ok(());
+        }
+        let mut arrays: Vec<ArrayRef> = Vec::with_capacity(self.columns.len());
+        for c in &mut self.columns {
+            arrays.push(match c {
+                Column::Int(v) => {
+                    let (values, nulls) = v.take();
+                    Arc::new(Int64Array::try_new(values, nulls)?)
+                }
+                Column::Float(v) => {
+                    let (values, nulls) = v.take();
+                    Arc::new(Float64Array::try_new(values, nulls)?)
+                }
+                Column::Text(t) => Arc::new(t.take()?),
+            });
+        }
+        let writers = match &mut self.writers {
+            Some(w) => w,
+            None => self
+                .writers
+                .insert(self.factory.create_column_writers(self.groups)?),
+        };
+        // Encoded as the Arrow writer encodes a batch.
+        let mut next = writers.iter_mut();
+        for (field, array) in self.schema.fields().iter().zip(&arrays) {
+            for leaf in compute_leaves(field, array)? {
+                next.next()
+                    .ok_or_else(|| io::Error::other("more leaves than column writers"))?
+                    .write(&leaf)?;
+            }
         }
         Ok(())
     }
@@ -643,28 +822,10 @@ impl<W: Write + Send> ParquetRows<W> {
         if self.pending == 0 {
             return Ok(());
         }
-        let arrays: Vec<ArrayRef> = self
-            .columns
-            .iter_mut()
-            .map(|c| -> ArrayRef {
-                match c {
-                    Column::Int(b) => Arc::new(b.finish()),
-                    Column::Float(b) => Arc::new(b.finish()),
-                    Column::Text(b) => Arc::new(b.finish()),
-                }
-            })
-            .collect();
-        let batch = RecordBatch::try_new(self.schema.clone(), arrays)?;
-        // Encoded as the Arrow writer encodes a row group.
-        let mut writers = self.factory.create_column_writers(self.groups)?;
-        let mut next = writers.iter_mut();
-        for (field, array) in self.schema.fields().iter().zip(batch.columns()) {
-            for leaf in compute_leaves(field, array)? {
-                next.next()
-                    .ok_or_else(|| io::Error::other("more leaves than column writers"))?
-                    .write(&leaf)?;
-            }
-        }
+        self.end_slice()?;
+        let Some(writers) = self.writers.take() else {
+            return Err(io::Error::other("a row group without a slice").into());
+        };
         let chunks = writers
             .into_iter()
             .map(|w| w.close())
@@ -982,7 +1143,7 @@ mod tests {
         let a = write(1000);
         assert_eq!(a, write(777));
         assert_eq!(&a[..4], b"PAR1");
-        // Row group by row group, the Arrow writer's own bytes.
+        // The Arrow writer's own bytes.
         let (schema, _) = schema("fishing", &cols);
         let mut arrow = ArrowWriter::try_new(
             Vec::new(),
@@ -1002,7 +1163,12 @@ mod tests {
             ],
         )
         .unwrap();
-        arrow.write(&all).unwrap();
+        // Slice by slice, as the rows are handed to the column writers.
+        for at in (0..150_000).step_by(SLICE_ROWS) {
+            arrow
+                .write(&all.slice(at, SLICE_ROWS.min(150_000 - at)))
+                .unwrap();
+        }
         assert!(
             arrow.into_inner().unwrap() == a,
             "not the Arrow writer's bytes"
