@@ -170,6 +170,8 @@ fn parquet_files_are_at_most_a_quarter_of_the_csv() {
 
 /// The peak memory (resident set, in KB) of one `cardsim` run in `dir`.
 #[cfg(target_os = "linux")]
+// The child is reaped by `wait4`, which also gives its peak memory.
+#[allow(clippy::zombie_processes)]
 fn peak_rss_kb(dir: &Path, args: &[&str]) -> i64 {
     use std::process::Stdio;
     let child = cardsim()
