@@ -72,22 +72,13 @@ fn table(agent: AgentSpec) -> Vec<AgentSpec> {
     ]
 }
 
-fn csv_of(game: &HoldemGame, hands: u64, threads: usize, dir: &std::path::Path) -> Vec<u8> {
-    let out = dir.join(format!("run-{threads}.csv"));
-    let mut config = RunConfig::new(hands, 7);
-    config.threads = Some(threads);
-    config.out = Some(out.clone());
-    run(game, &config).unwrap();
-    std::fs::read(out).unwrap()
-}
-
 #[test]
 fn an_agent_answering_cc_plays_exactly_as_the_station() {
     let dir = tempfile::tempdir().unwrap();
-    let station = csv_of(&game(table(AgentKind::Station.into())), 3000, 2, dir.path());
+    let station = common::holdem_csv(&game(table(AgentKind::Station.into())), 3000, 2, dir.path());
     let cc = game(table(scripted("station", |_| "cc".into())));
-    assert_eq!(csv_of(&cc, 3000, 1, dir.path()), station);
-    assert_eq!(csv_of(&cc, 3000, 2, dir.path()), station);
+    assert_eq!(common::holdem_csv(&cc, 3000, 1, dir.path()), station);
+    assert_eq!(common::holdem_csv(&cc, 3000, 2, dir.path()), station);
 }
 
 #[test]
@@ -127,7 +118,7 @@ fn an_illegal_answer_ends_the_run_keeping_every_hand_before_it() {
     config.resume = true;
     run(&fixed, &config).unwrap();
     let resumed = std::fs::read(&out).unwrap();
-    let whole = csv_of(&fixed, 4000, 1, dir.path());
+    let whole = common::holdem_csv(&fixed, 4000, 1, dir.path());
     assert_eq!(resumed, whole);
 }
 
@@ -185,8 +176,8 @@ fn tag_and_pushfold_with_their_default_parameters_play_as_today() {
         AgentKind::Random.into(),
         AgentSpec::Tag(TagParams::DEFAULT, "tag".into()),
     ];
-    let a = csv_of(&game(plain), 3000, 2, dir.path());
-    let b = csv_of(&game(tuned), 3000, 2, dir.path());
+    let a = common::holdem_csv(&game(plain), 3000, 2, dir.path());
+    let b = common::holdem_csv(&game(tuned), 3000, 2, dir.path());
     assert_eq!(a, b);
 }
 

@@ -2,13 +2,14 @@
 //! are conserved after every action over a million random hands, all-in
 //! equity adds up, and hand histories replay to the same stacks.
 
+use crate::common;
 use cardsim::cards::Card;
 use cardsim::holdem::agents::{Agent, AgentKind};
 use cardsim::holdem::phh::{self, ReplayOptions};
 use cardsim::holdem::sim::{play_hand, HoldemGame, StackSpec};
 use cardsim::holdem::table::pots::OddChips;
 use cardsim::holdem::table::random::{play_random_hand, random_config};
-use cardsim::holdem::table::{Action, HandState, ShortBigBlind, Street};
+use cardsim::holdem::table::{Action, HandState, ShortBigBlind};
 use cardsim::rng::game_rng;
 use rand::seq::SliceRandom;
 use rand::RngExt;
@@ -29,15 +30,6 @@ fn game(agents: &[AgentKind], stacks: StackSpec) -> HoldemGame {
         duplicate: Default::default(),
         estimates: Default::default(),
         variant: cardsim::holdem::variant::Game::Holdem,
-    }
-}
-
-/// Chips on the table: stacks plus what is in front or in the pot.
-fn on_table(h: &HandState) -> u64 {
-    if h.street() == Street::Done {
-        h.seats().iter().map(|s| s.stack).sum()
-    } else {
-        h.seats().iter().map(|s| s.stack + s.contributed).sum()
     }
 }
 
@@ -88,11 +80,15 @@ fn a_million_random_hands_conserve_chips_and_accept_nothing_illegal() {
                     }
                     h.apply(action)
                         .unwrap_or_else(|e| panic!("hand {g}: agent's {action:?} refused: {e}"));
-                    assert_eq!(on_table(&h), start, "hand {g}: chips");
+                    assert_eq!(common::chips_on_table(&h), start, "hand {g}: chips");
                     steps += 1;
                     assert!(steps < 1000, "hand {g}: never ends");
                 }
-                assert_eq!(on_table(&h), start, "hand {g}: chips after payout");
+                assert_eq!(
+                    common::chips_on_table(&h),
+                    start,
+                    "hand {g}: chips after payout"
+                );
                 let pay = h.payout().unwrap();
                 assert!(pay
                     .shares
@@ -122,7 +118,7 @@ fn every_agent_plays_legally_and_results_add_up() {
         let r = play_hand(&g, i, 77);
         let h = &r.hand;
         let start: u64 = h.config().stacks.iter().sum();
-        assert_eq!(on_table(h), start, "hand {i}");
+        assert_eq!(common::chips_on_table(h), start, "hand {i}");
         if let Some(a) = &r.allin {
             all_ins += 1;
             // Expected winnings share out exactly the pot.

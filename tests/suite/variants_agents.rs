@@ -11,7 +11,6 @@ use cardsim::holdem::table::pots::OddChips;
 use cardsim::holdem::table::{Action, Betting, Config, HandState, ShortBigBlind, Street};
 use cardsim::holdem::variant::Game;
 use cardsim::rng::game_rng;
-use cardsim::sim::{run, RunConfig};
 use rand::seq::SliceRandom;
 use rand::RngExt;
 
@@ -51,15 +50,6 @@ fn config(game: Game, stacks: Vec<u64>, button: usize) -> Config {
         },
         game,
         ..Config::holdem(stacks, button, 1, 2)
-    }
-}
-
-/// Chips on the table: stacks plus what is in front or in the pot.
-fn on_table(h: &HandState) -> u64 {
-    if h.street() == Street::Done {
-        h.seats().iter().map(|s| s.stack).sum()
-    } else {
-        h.seats().iter().map(|s| s.stack + s.contributed).sum()
     }
 }
 
@@ -106,11 +96,15 @@ fn every_agent_plays_every_variant_legally_with_the_chips_conserved() {
                     );
                     h.apply(action).unwrap();
                     acted[at] += 1;
-                    assert_eq!(on_table(&h), start, "{game} hand {g}: chips");
+                    assert_eq!(common::chips_on_table(&h), start, "{game} hand {g}: chips");
                     steps += 1;
                     assert!(steps < 1000, "{game} hand {g}: never ends");
                 }
-                assert_eq!(on_table(&h), start, "{game} hand {g}: chips after payout");
+                assert_eq!(
+                    common::chips_on_table(&h),
+                    start,
+                    "{game} hand {g}: chips after payout"
+                );
             }
         }
         for (a, n) in agents.iter().zip(&acted) {
@@ -194,15 +188,6 @@ fn table(game: Game, agents: Vec<AgentSpec>) -> HoldemGame {
     }
 }
 
-fn csv_of(game: &HoldemGame, hands: u64, threads: usize, dir: &std::path::Path) -> Vec<u8> {
-    let out = dir.join(format!("run-{threads}.csv"));
-    let mut config = RunConfig::new(hands, 7);
-    config.threads = Some(threads);
-    config.out = Some(out.clone());
-    run(game, &config).unwrap();
-    std::fs::read(out).unwrap()
-}
-
 /// Every game's run is the same bytes on one thread or two: the agents'
 /// draws come from each hand's own streams.
 #[test]
@@ -213,8 +198,8 @@ fn variant_runs_replay_byte_for_byte_on_one_thread_or_two() {
         agents.truncate(5);
         let t = table(game, agents);
         t.check_agents().unwrap();
-        let one = csv_of(&t, 1500, 1, dir.path());
-        let two = csv_of(&t, 1500, 2, dir.path());
+        let one = common::holdem_csv(&t, 1500, 1, dir.path());
+        let two = common::holdem_csv(&t, 1500, 2, dir.path());
         assert!(one == two, "{game}");
         assert!(one.len() > 1500 * 20, "{game}");
     }

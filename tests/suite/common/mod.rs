@@ -65,3 +65,28 @@ pub fn agent_estimator<'a>(
         estimator,
     )
 }
+
+/// The CSV bytes of a hold'em run of `hands` hands (seed 7) on `threads`
+/// threads, written to `dir`.
+pub fn holdem_csv(
+    game: &cardsim::holdem::sim::HoldemGame,
+    hands: u64,
+    threads: usize,
+    dir: &std::path::Path,
+) -> Vec<u8> {
+    let out = dir.join(format!("run-{threads}.csv"));
+    let mut config = cardsim::sim::RunConfig::new(hands, 7);
+    config.threads = Some(threads);
+    config.out = Some(out.clone());
+    cardsim::sim::run(game, &config).unwrap();
+    std::fs::read(out).unwrap()
+}
+
+/// Chips on the table: stacks plus what is in front or in the pot.
+pub fn chips_on_table(h: &cardsim::holdem::table::HandState) -> u64 {
+    if h.street() == cardsim::holdem::table::Street::Done {
+        h.seats().iter().map(|s| s.stack).sum()
+    } else {
+        h.seats().iter().map(|s| s.stack + s.contributed).sum()
+    }
+}
