@@ -13,8 +13,6 @@
 
 use cardsim::holdem::agents::AgentKind;
 use cardsim::holdem::sim::{HoldemGame, StackSpec};
-use cardsim::holdem::table::pots::OddChips;
-use cardsim::holdem::table::ShortBigBlind;
 use cardsim::rng::game_rng;
 use cardsim::sim::{Game, Row};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -22,19 +20,8 @@ use rayon::prelude::*;
 
 fn game(agent: AgentKind) -> HoldemGame {
     HoldemGame {
-        agents: vec![agent.into(); 6],
-        stacks: StackSpec::Fixed(200),
-        small_blind: 1,
-        big_blind: 2,
-        ante: 0,
-        odd_chips: OddChips::LeftOfButton,
-        short_big_blind: ShortBigBlind::FullBlind,
         allin_trials: 0,
-        phh_every: None,
-        player_stats: false,
-        duplicate: Default::default(),
-        estimates: Default::default(),
-        variant: cardsim::holdem::variant::Game::Holdem,
+        ..HoldemGame::new(vec![agent.into(); 6], StackSpec::Fixed(200))
     }
 }
 

@@ -139,7 +139,7 @@ pub struct HoldemArgs {
     /// matchup); otherwise every board completion is enumerated when there
     /// are at most N (with 1000: every flop and turn all-in), else N boards
     /// are sampled (multiway preflop); 0 turns all-in equity off.
-    #[arg(long, default_value_t = 1000, value_name = "N")]
+    #[arg(long, default_value_t = crate::holdem::sim::DEFAULT_ALLIN_TRIALS, value_name = "N")]
     pub allin_trials: u32,
     /// Add each seat's player statistics to the summary (VPIP, PFR, 3-bet,
     /// fold to 3-bet, c-bet, fold to c-bet, WTSD, W$SD as proportions over

@@ -279,7 +279,35 @@ pub const BASE_ESTIMATORS: usize = 2;
 /// nothing measurable to its variance, docs/duplicate.md).
 pub const CORRECTION_TRIALS: u32 = 200;
 
+/// All-in equity's default precision (`--allin-trials`): every flop and
+/// turn all-in enumerated, a multiway preflop one sampled.
+pub const DEFAULT_ALLIN_TRIALS: u32 = 1000;
+
 impl HoldemGame {
+    /// A table of `agents` with `stacks` under the CLI's defaults: blinds
+    /// 1 and 2, no ante, odd chips left of the button, a short big blind
+    /// matched in full, all-in equity over at most 1,000 boards, no-limit
+    /// hold'em, no hand histories, statistics, duplicate play or
+    /// corrections. Code that changes a few of them writes
+    /// `HoldemGame { ante: 1, ..HoldemGame::new(agents, stacks) }`.
+    pub fn new(agents: Vec<AgentSpec>, stacks: StackSpec) -> HoldemGame {
+        HoldemGame {
+            agents,
+            stacks,
+            small_blind: 1,
+            big_blind: 2,
+            ante: 0,
+            odd_chips: OddChips::LeftOfButton,
+            short_big_blind: ShortBigBlind::FullBlind,
+            allin_trials: DEFAULT_ALLIN_TRIALS,
+            phh_every: None,
+            player_stats: false,
+            duplicate: Duplicate::default(),
+            variant: Variant::Holdem,
+            estimates: Estimates::default(),
+        }
+    }
+
     pub fn players(&self) -> usize {
         self.agents.len()
     }

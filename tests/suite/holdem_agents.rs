@@ -6,8 +6,6 @@ use std::sync::Arc;
 
 use cardsim::holdem::agents::{AgentKind, AgentSpec, AgentView, External, Session};
 use cardsim::holdem::sim::{HoldemGame, StackSpec};
-use cardsim::holdem::table::pots::OddChips;
-use cardsim::holdem::table::ShortBigBlind;
 use cardsim::sim::{run, RunConfig, RunError};
 
 use crate::common;
@@ -45,19 +43,8 @@ fn scripted(spec: &'static str, answer: fn(&AgentView) -> String) -> AgentSpec {
 
 fn game(agents: Vec<AgentSpec>) -> HoldemGame {
     HoldemGame {
-        agents,
-        stacks: StackSpec::Uniform(20, 300),
-        small_blind: 1,
-        big_blind: 2,
-        ante: 0,
-        odd_chips: OddChips::LeftOfButton,
-        short_big_blind: ShortBigBlind::FullBlind,
         allin_trials: 100,
-        phh_every: None,
-        player_stats: false,
-        duplicate: Default::default(),
-        estimates: Default::default(),
-        variant: cardsim::holdem::variant::Game::Holdem,
+        ..HoldemGame::new(agents, StackSpec::Uniform(20, 300))
     }
 }
 

@@ -10,8 +10,6 @@ use std::time::{Duration, Instant};
 
 use cardsim::holdem::agents::{AgentKind, AgentSpec, ExecAgent};
 use cardsim::holdem::sim::{HoldemGame, StackSpec};
-use cardsim::holdem::table::pots::OddChips;
-use cardsim::holdem::table::ShortBigBlind;
 use cardsim::sim::{run, RunConfig};
 
 use crate::common::{bad, cardsim};
@@ -255,19 +253,11 @@ fn exists(pid: u32) -> bool {
 
 fn game(first: AgentSpec) -> HoldemGame {
     HoldemGame {
-        agents: vec![first, AgentKind::Tag.into(), AgentKind::Random.into()],
-        stacks: StackSpec::Fixed(200),
-        small_blind: 1,
-        big_blind: 2,
-        ante: 0,
-        odd_chips: OddChips::LeftOfButton,
-        short_big_blind: ShortBigBlind::FullBlind,
         allin_trials: 100,
-        phh_every: None,
-        player_stats: false,
-        duplicate: Default::default(),
-        estimates: Default::default(),
-        variant: cardsim::holdem::variant::Game::Holdem,
+        ..HoldemGame::new(
+            vec![first, AgentKind::Tag.into(), AgentKind::Random.into()],
+            StackSpec::Fixed(200),
+        )
     }
 }
 

@@ -7,9 +7,8 @@ use cardsim::cards::Card;
 use cardsim::holdem::agents::{Agent, AgentKind};
 use cardsim::holdem::phh::{self, ReplayOptions};
 use cardsim::holdem::sim::{play_hand, HoldemGame, StackSpec};
-use cardsim::holdem::table::pots::OddChips;
 use cardsim::holdem::table::random::{play_random_hand, random_config};
-use cardsim::holdem::table::{Action, HandState, ShortBigBlind};
+use cardsim::holdem::table::{Action, HandState};
 use cardsim::rng::game_rng;
 use rand::seq::SliceRandom;
 use rand::RngExt;
@@ -17,19 +16,8 @@ use rayon::prelude::*;
 
 fn game(agents: &[AgentKind], stacks: StackSpec) -> HoldemGame {
     HoldemGame {
-        agents: agents.iter().map(|&a| a.into()).collect(),
-        stacks,
-        small_blind: 1,
-        big_blind: 2,
-        ante: 0,
-        odd_chips: OddChips::LeftOfButton,
-        short_big_blind: ShortBigBlind::FullBlind,
         allin_trials: 200,
-        phh_every: None,
-        player_stats: false,
-        duplicate: Default::default(),
-        estimates: Default::default(),
-        variant: cardsim::holdem::variant::Game::Holdem,
+        ..HoldemGame::new(agents.iter().map(|&a| a.into()).collect(), stacks)
     }
 }
 

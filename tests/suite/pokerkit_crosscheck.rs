@@ -197,17 +197,11 @@ fn pokerkit_agrees_on_random_and_simulated_hands() {
         .map(Into::into)
         .collect(),
         stacks: StackSpec::Uniform(6, 300),
-        small_blind: 1,
-        big_blind: 2,
         ante: 1,
         odd_chips: OddChips::FirstWinner,
         short_big_blind: ShortBigBlind::Posted,
         allin_trials: 0,
-        phh_every: None,
-        player_stats: false,
-        duplicate: Default::default(),
-        estimates: Default::default(),
-        variant: cardsim::holdem::variant::Game::Holdem,
+        ..HoldemGame::new(Vec::new(), StackSpec::Fixed(0))
     };
     hands.extend((0..500).map(|g| (play_hand(&game, g, 2027).hand, 10_000 + g)));
     hands.extend((0..500).map(|g| {

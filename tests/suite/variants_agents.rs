@@ -7,8 +7,7 @@
 use cardsim::cards::{parse_cards, Card};
 use cardsim::holdem::agents::{spec, AgentKind, AgentSpec};
 use cardsim::holdem::sim::{HoldemGame, StackSpec};
-use cardsim::holdem::table::pots::OddChips;
-use cardsim::holdem::table::{Action, Betting, Config, HandState, ShortBigBlind, Street};
+use cardsim::holdem::table::{Action, Betting, Config, HandState, Street};
 use cardsim::holdem::variant::Game;
 use cardsim::rng::game_rng;
 use rand::seq::SliceRandom;
@@ -172,19 +171,9 @@ fn tag_rates_omaha_hands_by_two_hole_cards_and_three_of_the_board() {
 
 fn table(game: Game, agents: Vec<AgentSpec>) -> HoldemGame {
     HoldemGame {
-        agents,
-        stacks: StackSpec::Uniform(20, 300),
-        small_blind: 1,
-        big_blind: 2,
-        ante: 0,
-        odd_chips: OddChips::LeftOfButton,
-        short_big_blind: ShortBigBlind::FullBlind,
         allin_trials: 100,
-        phh_every: None,
-        player_stats: false,
-        duplicate: Default::default(),
-        estimates: Default::default(),
         variant: game,
+        ..HoldemGame::new(agents, StackSpec::Uniform(20, 300))
     }
 }
 
