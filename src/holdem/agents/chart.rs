@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use super::params::Ratio;
 use super::spec::SpecError;
-use super::{equity_vs_random, give_up, passive, raise_to, variants};
+use super::{give_up, passive, raise_to, table_equity};
 use crate::cards::Card;
 use crate::holdem::equity::range::Range;
 use crate::holdem::eval::{category, evaluate, Category};
@@ -337,13 +337,7 @@ impl Chart {
         };
         let at_least = |c: Category| order(class) >= order(c);
         let wants_equity = self.bet_equity.is_some() || self.call_margin.is_some();
-        let equity = wants_equity.then(|| {
-            if game == Game::Holdem {
-                equity_vs_random(view.hole(), board, view.live() - 1, rng)
-            } else {
-                variants::equity_vs_random(game, view.hole_cards(), board, view.live() - 1, rng)
-            }
-        });
+        let equity = wants_equity.then(|| table_equity(view, rng));
         let pot = view.pot();
         let call = legal.call.unwrap_or(0);
         let strong = self.bet_class.is_some_and(at_least)

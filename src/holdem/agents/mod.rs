@@ -278,6 +278,17 @@ pub fn chen_score_x2(hole: [Card; 2]) -> i32 {
     score
 }
 
+/// The agents' equity estimate at `view`'s table against the live
+/// opponents' random hands: [`equity_vs_random`] in hold'em, the game's
+/// own ([`variants::equity_vs_random`]) at other tables.
+pub(crate) fn table_equity(view: &View<'_>, rng: &mut GameRng) -> f64 {
+    let opponents = view.live() - 1;
+    match view.game() {
+        Game::Holdem => equity_vs_random(view.hole(), view.board(), opponents, rng),
+        game => variants::equity_vs_random(game, view.hole_cards(), view.board(), opponents, rng),
+    }
+}
+
 /// Equity of `hole` on `board` against `opponents` random hands, from 64
 /// random deals (ties counted as a share). Good to about ±0.06: enough for a
 /// threshold player.
@@ -372,11 +383,7 @@ fn tag(view: &View<'_>, legal: &Legal, rng: &mut GameRng, p: &TagParams) -> Acti
         }
         return give_up(legal);
     }
-    let equity = if game == Game::Holdem {
-        equity_vs_random(view.hole(), view.board(), view.live() - 1, rng)
-    } else {
-        variants::equity_vs_random(game, view.hole_cards(), view.board(), view.live() - 1, rng)
-    };
+    let equity = table_equity(view, rng);
     let pot = view.pot();
     let bet = view.current_bet() + p.bet.of_ceil(pot + legal.call.unwrap_or(0));
     if equity >= p.value {
