@@ -138,12 +138,14 @@ impl Reader {
         Ok(Box::new(f))
     }
 
-    /// Up to `max` sections, fewer only at the end of the inputs.
-    fn batch(&mut self, max: usize) -> anyhow::Result<Batch> {
-        let mut out = Batch {
-            text: String::new(),
-            sections: Vec::with_capacity(max),
-        };
+    /// Refills `out` with up to `max` sections, fewer only at the end of
+    /// the inputs. `out` keeps its buffers from the batch before: a batch
+    /// is megabytes of text, and growing a new one each time cost page
+    /// faults and copies as large as the text itself.
+    fn fill(&mut self, out: &mut Batch, max: usize) -> anyhow::Result<()> {
+        out.text.clear();
+        out.sections.clear();
+        out.sections.reserve(max);
         while out.sections.len() < max {
             let Some(pieces) = self.current.as_mut() else {
                 let Some(path) = self.files.get(self.next_file) else {
@@ -174,7 +176,7 @@ impl Reader {
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -343,16 +345,19 @@ pub fn run(args: StatsArgs) -> anyhow::Result<()> {
         ordinal: 0,
     };
     let mut tally = Tally::default();
-    let mut batch = reader.batch(BATCH)?;
+    // Two batches in turn: one replayed while the other is read.
+    let (mut batch, mut next) = (Batch::default(), Batch::default());
+    reader.fill(&mut batch, BATCH)?;
     while !batch.sections.is_empty() {
-        let (next, part) = pool.install(|| {
+        let (read, part) = pool.install(|| {
             rayon::join(
-                || reader.batch(BATCH),
+                || reader.fill(&mut next, BATCH),
                 || replay_batch(&batch, &files, opts),
             )
         });
         tally = tally.merge(part);
-        batch = next?;
+        read?;
+        std::mem::swap(&mut batch, &mut next);
     }
     let elapsed = start.elapsed();
     if tally.hands == 0 {

@@ -2,7 +2,7 @@
 //! replay deals from so that the engine deals the history's cards.
 
 use super::amount::Amount;
-use super::{action_error, PhhError};
+use super::{action_error, PerPlayer, PhhError};
 use arrayvec::ArrayVec;
 
 use crate::cards::{card_words, Card, CardSet, JokerPolicy};
@@ -166,16 +166,20 @@ pub(super) fn parse_action(text: &str, n: usize, game: Game) -> Result<Parsed, S
 /// (`??`) is taken from a later `sm` of that player when it shows, else
 /// filled with an unused card; the players left with such placeholders are
 /// returned (their cards must not decide a pot).
+///
+/// Only the deck is allocated (once, at its full size): every hand of a
+/// `cardsim stats` run comes through here.
 pub(super) fn deck_of(
     parsed: &[Parsed],
     texts: &[&str],
     n: usize,
     game: Game,
-) -> Result<(Vec<Card>, Vec<bool>), PhhError> {
+) -> Result<(Vec<Card>, PerPlayer<bool>), PhhError> {
     let holes_each = game.hole_cards();
     let cards = game.deck();
-    let mut holes: Vec<ActionCards<Option<Card>>> = vec![ActionCards::new(); n];
-    let mut board = Vec::with_capacity(5);
+    let mut holes: PerPlayer<ActionCards<Option<Card>>> =
+        (0..n).map(|_| ActionCards::new()).collect();
+    let mut board: ArrayVec<Card, 5> = ArrayVec::new();
     let mut used = CardSet::EMPTY;
     let mut take = |c: Card, i: usize| -> Result<(), PhhError> {
         if !cards.contains(c) {
@@ -222,7 +226,8 @@ pub(super) fn deck_of(
                         "the flop is 3 cards, the turn and river 1 each".into(),
                     ));
                 }
-                board.extend_from_slice(c);
+                // Fits: at most 5 by the check above.
+                board.extend(c.iter().copied());
                 for &card in c {
                     take(card, i)?;
                 }
@@ -253,9 +258,10 @@ pub(super) fn deck_of(
             }
         }
     }
-    let mut unknown = vec![false; n];
+    let mut unknown: PerPlayer<bool> = (0..n).map(|_| false).collect();
     let mut spare = cards.difference(used).iter();
-    let mut deck = vec![Card::from_index(0); holes_each * n];
+    let mut deck = Vec::with_capacity(cards.len() as usize);
+    deck.resize(holes_each * n, Card::from_index(0));
     for (p, h) in holes.iter().enumerate() {
         if h.len() != holes_each {
             return Err(PhhError::Field {

@@ -366,16 +366,23 @@ fn to_units(
 
 fn string_list<'t>(t: &'t Fields, field: &'static str) -> Result<Vec<&'t str>, PhhError> {
     match t.get(field) {
-        Some(Val::Array(a)) => a
-            .iter()
-            .map(|x| match x {
-                Val::Str(s) => Ok(s.as_ref()),
-                _ => Err(PhhError::Field {
-                    field,
-                    why: "every action must be a string".into(),
-                }),
-            })
-            .collect(),
+        Some(Val::Array(a)) => {
+            // Sized once: a collect through `Result` grows the list step
+            // by step (this runs for every hand).
+            let mut out = Vec::with_capacity(a.len());
+            for x in a {
+                match x {
+                    Val::Str(s) => out.push(s.as_ref()),
+                    _ => {
+                        return Err(PhhError::Field {
+                            field,
+                            why: "every action must be a string".into(),
+                        })
+                    }
+                }
+            }
+            Ok(out)
+        }
         Some(_) => Err(PhhError::Field {
             field,
             why: "expected a list of strings".into(),
@@ -477,11 +484,10 @@ fn replay_capped(
         Some(_) => Some(amounts(t, "winnings")?),
     };
     let actions = string_list(t, "actions")?;
-    let parsed = actions
-        .iter()
-        .enumerate()
-        .map(|(i, a)| parse_action(a, n, game).map_err(|why| action_error(i, a, why)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut parsed = Vec::with_capacity(actions.len());
+    for (i, a) in actions.iter().enumerate() {
+        parsed.push(parse_action(a, n, game).map_err(|why| action_error(i, a, why))?);
+    }
     // 'PO' names pot-limit Omaha of any hand size: the cards dealt say
     // which (PokerKit's own 'PO' deals four).
     let game = if game.is_omaha() {
@@ -743,7 +749,7 @@ fn replay_capped(
     }
     // Every board card the engine dealt must come from the file: it never
     // invents the cards that decide a pot.
-    let pay = h.payout().cloned().ok_or(PhhError::Unfinished(0))?;
+    let pay = h.payout().ok_or(PhhError::Unfinished(0))?;
     if pay.showdown && h.board().len() > board_seen {
         let known_contest = pay
             .pots
@@ -764,7 +770,7 @@ fn replay_capped(
     // A pot is undetermined when a contender's cards are unknown and no
     // contender showed a hand: on a real table only a shown hand wins, so a
     // pot with a shown hand goes to the best shown (or known) hand.
-    let shown: Vec<bool> = (0..n)
+    let shown: PerPlayer<bool> = (0..n)
         .map(|p| {
             parsed
                 .iter()

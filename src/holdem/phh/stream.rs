@@ -223,11 +223,14 @@ pub fn names<'t>(t: &'t Fields, field: &'static str) -> Result<Option<Vec<&'t st
     };
     match t.get(field) {
         None => Ok(None),
-        Some(Val::Array(a)) => a
-            .iter()
-            .map(|v| v.as_str().ok_or_else(bad))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some),
+        Some(Val::Array(a)) => {
+            // Sized once (a collect through `Result` would grow it).
+            let mut out = Vec::with_capacity(a.len());
+            for v in a {
+                out.push(v.as_str().ok_or_else(bad)?);
+            }
+            Ok(Some(out))
+        }
         Some(_) => Err(bad()),
     }
 }

@@ -205,6 +205,9 @@ impl HandState {
         } = buffers;
         seats.clear();
         history.clear();
+        // Room for a typical hand's actions at once (a new hand's list
+        // would otherwise grow three or four times; reused buffers have it).
+        history.reserve(16);
         seats.extend(config.stacks.iter().map(|&stack| Seat {
             stack,
             street_bet: 0,
