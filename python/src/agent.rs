@@ -5,7 +5,8 @@
 //! worker thread plays the hand. The function gets a [`View`]: the
 //! library's [`AgentView`], turned into Python values only for the fields
 //! it reads (so an agent that reads little costs little), and answers a PHH
-//! action as a string, which the game parses and checks as any agent's.
+//! action as a string, or a `dict` of actions to probabilities (a mixed
+//! answer, which the game draws from), parsed and checked as any agent's.
 //!
 //! An exception in the function ends the run: the session keeps it (with
 //! the hand and seat) and [`Agents::raise`] raises it again in the caller,
@@ -13,6 +14,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use cardsim::holdem::agents::mixed::mix_json;
 use cardsim::holdem::agents::{AgentSpec, AgentView, External, LegalView, Session};
 use cardsim::rng::{game_rng, GameRng};
 use pyo3::exceptions::PyRuntimeError;
@@ -118,6 +120,35 @@ impl External for PyAgent {
     fn give_back(&self, _session: Box<dyn Session>) {}
 }
 
+/// A `dict` of actions to probabilities as the mixed answer's text, which
+/// the game reads and checks as an `exec:` program's; one line if a key is
+/// not a string or a value not a number.
+fn mixed_answer(mixed: &Bound<'_, PyDict>) -> Result<String, String> {
+    let mut pairs: Vec<(String, f64)> = Vec::with_capacity(mixed.len());
+    for (key, value) in mixed.iter() {
+        let action: String = key
+            .extract()
+            .map_err(|_| format!("returned a dict with the key {}, not an action string", short_repr(&key)))?;
+        let p: f64 = value.extract().map_err(|_| {
+            format!(
+                "returned a dict whose probability of '{action}' is {}, not a number",
+                short_repr(&value)
+            )
+        })?;
+        pairs.push((action, p));
+    }
+    Ok(mix_json(pairs.iter().map(|(a, p)| (a.as_str(), *p))))
+}
+
+/// At most 60 characters of a value's `repr`, for an error line.
+fn short_repr(value: &Bound<'_, PyAny>) -> String {
+    let shown = value
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into());
+    shown.chars().take(60).collect()
+}
+
 impl Session for PySession {
     fn act(&mut self, view: &AgentView) -> Result<String, String> {
         let here = std::thread::current().id();
@@ -140,21 +171,18 @@ impl Session for PySession {
                     return Err(why);
                 }
             };
+            if let Ok(mixed) = answer.cast::<PyDict>() {
+                return mixed_answer(mixed);
+            }
             match answer.cast::<PyString>() {
                 Ok(s) => s
                     .to_cow()
                     .map(|c| c.into_owned())
                     .map_err(|e| e.to_string()),
-                Err(_) => {
-                    let shown = answer
-                        .repr()
-                        .map(|r| r.to_string())
-                        .unwrap_or_else(|_| "?".into());
-                    let shown: String = shown.chars().take(60).collect();
-                    Err(format!(
-                        "returned {shown}, not a string (expected 'f', 'cc' or 'cbr AMOUNT')"
-                    ))
-                }
+                Err(_) => Err(format!(
+                    "returned {}, not a string (expected 'f', 'cc' or 'cbr AMOUNT') nor a dict of them to probabilities",
+                    short_repr(&answer)
+                )),
             }
         })
     }

@@ -34,7 +34,7 @@ use rand::RngExt;
 
 pub use super::duplicate::Duplicate;
 
-use super::agents::{AgentKind, AgentSpec, AgentView, Answer, External, Session};
+use super::agents::{AgentKind, AgentSpec, AgentView, External, Mix, Reply, Session};
 use super::correction::baseline::{Baseline, Features, Fit};
 use super::correction::{action_correction, chance_correction, ChanceCorrection, Policy};
 use super::equity::allin::{all_in_equity, AllInEquity, MAX_SEATS};
@@ -484,6 +484,7 @@ impl HoldemGame {
         choices.clear();
         choices.extend((0..n as u64).map(|s| substream(key, CHOICE_SALT + s)));
         let seatings = scratch.seatings.len();
+        scratch.mixes.clear();
         let mut failure = None;
         while let Some(view) = hand.view() {
             let seat = view.seat();
@@ -506,19 +507,31 @@ impl HoldemGame {
                         };
                         format!("{seating}, seat {} ({}): {why}", seat + 1, agent.spec())
                     };
-                    let answer = scratch
+                    let reply = scratch
                         .ask(at, &view)
                         .map_err(fail)
-                        .and_then(|text| Answer::parse(&text).map_err(|e| fail(e.to_string())))
-                        .and_then(|answer| {
-                            answer.resolve(&legal).ok_or_else(|| {
-                                fail(format!(
-                                    "answer '{answer}' is not legal (legal: {})",
-                                    view.legal
-                                ))
+                        .and_then(|text| Reply::parse(&text).map_err(|e| fail(e.to_string())));
+                    let action = match reply {
+                        Ok(Reply::Pure(answer)) => answer.resolve(&legal).ok_or_else(|| {
+                            fail(format!(
+                                "answer '{answer}' is not legal (legal: {})",
+                                view.legal
+                            ))
+                        }),
+                        // The seat's choice stream draws a mixed answer's
+                        // action, as it draws a built-in agent's choices.
+                        Ok(Reply::Mixed(mixed)) => Mix::new(&mixed, &legal)
+                            .map(|mix| {
+                                let action = mix.draw(&mut choices[seat]);
+                                if self.estimates.corrections {
+                                    scratch.mixes.push((hand.history().len(), mix));
+                                }
+                                action
                             })
-                        });
-                    match answer {
+                            .map_err(|why| fail(format!("{why} (legal: {})", view.legal))),
+                        Err(why) => Err(why),
+                    };
+                    match action {
                         Ok(action) => action,
                         Err(why) => {
                             failure = Some(why);
@@ -560,7 +573,7 @@ impl HoldemGame {
         let corrections = self
             .estimates
             .corrections
-            .then(|| self.corrections(&hand, seating, key, &scratch.label_of));
+            .then(|| self.corrections(&hand, seating, key, &scratch.label_of, &scratch.mixes));
         let figures = figures(&hand);
         Ok(PlayedHand {
             hand,
@@ -578,6 +591,7 @@ impl HoldemGame {
         seating: &[usize],
         key: u64,
         label_of: &[usize],
+        mixes: &[(usize, Mix)],
     ) -> Corrections {
         let mut rng = substream(key, CORRECTION_SALT);
         let chance = chance_correction(hand, CORRECTION_TRIALS, &mut rng)
@@ -587,7 +601,7 @@ impl HoldemGame {
             *p = self.policy(at);
         }
         let n = seating.len();
-        let action = action_correction(hand, &policies[..n], CORRECTION_TRIALS, &mut rng)
+        let action = action_correction(hand, &policies[..n], mixes, CORRECTION_TRIALS, &mut rng)
             .expect("the simulator plays hold'em hands that replay")
             .chips;
         let mut learned = [0.0; MAX_SEATS];
@@ -771,6 +785,9 @@ pub struct Scratch {
     seats_of: Vec<usize>,
     /// Per seat, its choice stream (reset for every hand).
     choices: Vec<GameRng>,
+    /// The mixed answers of the hand being played, by their index in its
+    /// history (kept for the action correction).
+    mixes: Vec<(usize, Mix)>,
     /// Per position in `agents`, its external agent's entry in `sessions`.
     session_of: Vec<Option<usize>>,
     sessions: Vec<Seated>,
@@ -1019,6 +1036,7 @@ impl Game for HoldemGame {
             label_of,
             seats_of: labels.iter().map(|(_, at)| at.len()).collect(),
             choices: Vec::new(),
+            mixes: Vec::new(),
             session_of,
             sessions,
         }

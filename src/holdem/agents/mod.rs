@@ -38,6 +38,7 @@ use crate::rng::GameRng;
 pub mod chart;
 pub mod exec;
 pub mod external;
+pub mod mixed;
 pub mod params;
 pub mod spec;
 pub mod variants;
@@ -46,6 +47,7 @@ pub mod view;
 pub use chart::Chart;
 pub use exec::ExecAgent;
 pub use external::{External, Session};
+pub use mixed::{BadReply, Mix, Reply};
 pub use params::{PushFoldParams, TagParams};
 pub use view::{AgentView, Answer, LegalView, NotAnAction};
 

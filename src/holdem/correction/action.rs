@@ -16,8 +16,10 @@
 //! then a raise size uniformly over the legal range. `station` and
 //! `pushfold` never draw, and `tag`'s only draws are its own Monte Carlo
 //! estimates, after which its action is fixed: for them there is nothing
-//! to correct. An agent the user brings does not say its probabilities,
-//! so its actions are not corrected (which costs variance, never bias).
+//! to correct. An agent the user brings is corrected at the decisions it
+//! answers with probabilities (a mixed answer, [`Mix`]), which cardsim
+//! draws from; its other actions are not corrected (which costs variance,
+//! never bias).
 //!
 //! The mean over a raise's sizes is exact without valuing every size:
 //! between the sizes at which another seat's stack runs out, the matched
@@ -27,6 +29,7 @@
 use super::chance::{deck_of, CorrectionError};
 use super::value::{expected_payouts, Chips};
 use crate::cards::Card;
+use crate::holdem::agents::Mix;
 use crate::holdem::equity::allin::MAX_SEATS;
 use crate::holdem::table::{Action, HandState, Legal};
 use crate::holdem::variant::Game;
@@ -52,10 +55,12 @@ pub struct ActionCorrection {
 }
 
 /// The action correction of a finished simulated hand whose seat `s`
-/// played by `policies[s]`.
+/// played by `policies[s]`, and whose actions at the indices of `mixes`
+/// (into [`HandState::history`]) were drawn from those mixes.
 pub fn action_correction(
     hand: &HandState,
     policies: &[Policy],
+    mixes: &[(usize, Mix)],
     trials: u32,
     rng: &mut GameRng,
 ) -> Result<ActionCorrection, CorrectionError> {
@@ -67,7 +72,7 @@ pub fn action_correction(
         decisions: 0,
         exact: true,
     };
-    if policies.iter().all(|&p| p == Policy::Unknown) {
+    if mixes.is_empty() && policies.iter().all(|&p| p == Policy::Unknown) {
         return Ok(out);
     }
     let holes: Vec<[Card; 2]> = hand
@@ -76,10 +81,19 @@ pub fn action_correction(
         .map(|s| [s.hole[0], s.hole[1]])
         .collect();
     let mut replay = HandState::new(hand.config().clone(), &deck_of(hand))?;
-    for &(seat, taken) in hand.history() {
+    for (index, &(seat, taken)) in hand.history().iter().enumerate() {
         let known = policies.get(seat).copied().unwrap_or(Policy::Unknown);
-        if let (Policy::UniformKinds, Some(legal)) = (known, replay.legal()) {
-            let choices = uniform_kinds(&legal);
+        let mixed = mixes.iter().find(|(i, _)| *i == index).map(|(_, m)| m);
+        if let Some(legal) = replay.legal() {
+            let choices = match (mixed, known) {
+                (Some(mix), _) => mix
+                    .choices()
+                    .iter()
+                    .map(|&(a, p)| (Choice::Act(a), p))
+                    .collect(),
+                (None, Policy::UniformKinds) => uniform_kinds(&legal),
+                (None, Policy::Unknown) => Vec::new(),
+            };
             if choices.len() > 1 {
                 let (term, exact) =
                     draw_luck(&replay, &holes, &legal, &choices, taken, trials, rng);
@@ -95,25 +109,32 @@ pub fn action_correction(
     Ok(out)
 }
 
-/// One kind of action the random agent may draw, with the chance of it.
+/// What a seat may draw: one action, or a raise to a size uniform over
+/// `lo..=hi`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Choice {
-    Fold,
-    Passive,
-    /// Raise to a size uniform over `lo..=hi`.
+    Act(Action),
     Raise(u64, u64),
 }
 
-fn uniform_kinds(legal: &Legal) -> Vec<Choice> {
+/// The random agent's draw: each legal kind of action (fold when facing a
+/// bet, check or call, raise when allowed) with equal chance.
+fn uniform_kinds(legal: &Legal) -> Vec<(Choice, f64)> {
+    let passive = if legal.can_check {
+        Action::Check
+    } else {
+        Action::Call
+    };
     let mut kinds = Vec::with_capacity(3);
     if legal.can_fold {
-        kinds.push(Choice::Fold);
+        kinds.push(Choice::Act(Action::Fold));
     }
-    kinds.push(Choice::Passive);
+    kinds.push(Choice::Act(passive));
     if let Some((lo, hi)) = legal.raise {
         kinds.push(Choice::Raise(lo, hi));
     }
-    kinds
+    let each = 1.0 / kinds.len() as f64;
+    kinds.into_iter().map(|k| (k, each)).collect()
 }
 
 /// Each seat's chips and whether it is still in, bets matched.
@@ -191,25 +212,18 @@ fn draw_luck(
     hand: &HandState,
     holes: &[[Card; 2]],
     legal: &Legal,
-    choices: &[Choice],
+    choices: &[(Choice, f64)],
     taken: Action,
     trials: u32,
     rng: &mut GameRng,
 ) -> ([f64; MAX_SEATS], bool) {
-    let each = 1.0 / choices.len() as f64;
-    let passive = if legal.can_check {
-        Action::Check
-    } else {
-        Action::Call
-    };
     let mut moments: Vec<(Matched, f64)> = vec![(after(hand, legal, taken), 1.0)];
-    for &c in choices {
+    for &(c, p) in choices {
         match c {
-            Choice::Fold => moments.push((after(hand, legal, Action::Fold), -each)),
-            Choice::Passive => moments.push((after(hand, legal, passive), -each)),
+            Choice::Act(a) => moments.push((after(hand, legal, a), -p)),
             Choice::Raise(lo, hi) => {
                 for (to, w) in raise_points(hand, legal, lo, hi) {
-                    moments.push((after(hand, legal, Action::RaiseTo(to)), -each * w));
+                    moments.push((after(hand, legal, Action::RaiseTo(to)), -p * w));
                 }
             }
         }

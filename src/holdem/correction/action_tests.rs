@@ -2,7 +2,7 @@ use rand::seq::SliceRandom;
 
 use super::*;
 use crate::cards::deck;
-use crate::holdem::agents::{Agent, AgentKind};
+use crate::holdem::agents::{Agent, AgentKind, Answer, Mix};
 use crate::holdem::correction::chance::chance_correction;
 use crate::holdem::table::Config;
 use crate::rng::game_rng;
@@ -54,13 +54,10 @@ fn fair_at(hand: &HandState, holes: &[[Card; 2]], legal: &Legal, rng: &mut GameR
     {
         {
             let choices = uniform_kinds(legal);
-            let each = 1.0 / choices.len() as f64;
             let mut all: Vec<(Action, f64)> = Vec::new();
-            for &c in &choices {
+            for &(c, each) in &choices {
                 match c {
-                    Choice::Fold => all.push((Action::Fold, each)),
-                    Choice::Passive if legal.can_check => all.push((Action::Check, each)),
-                    Choice::Passive => all.push((Action::Call, each)),
+                    Choice::Act(a) => all.push((a, each)),
                     Choice::Raise(lo, hi) => {
                         for to in lo..=hi {
                             all.push((Action::RaiseTo(to), each / (hi - lo + 1) as f64));
@@ -93,11 +90,12 @@ fn only_known_draws_are_corrected() {
         let action = AgentKind::Random.act(&view, &mut rng);
         hand.apply(action).expect("a legal action");
     }
-    let none = action_correction(&hand, &[Policy::Unknown; 2], 1000, &mut rng).expect("hold'em");
+    let none =
+        action_correction(&hand, &[Policy::Unknown; 2], &[], 1000, &mut rng).expect("hold'em");
     assert_eq!(none.chips, [0.0; MAX_SEATS]);
     assert_eq!(none.decisions, 0);
     let both =
-        action_correction(&hand, &[Policy::UniformKinds; 2], 1000, &mut rng).expect("hold'em");
+        action_correction(&hand, &[Policy::UniformKinds; 2], &[], 1000, &mut rng).expect("hold'em");
     assert!(both.decisions > 0);
     // Chips only move between the seats: the lucks add up to zero.
     let sum: f64 = both.chips.iter().sum();
@@ -122,7 +120,7 @@ fn random_play_averages_zero_and_loses_most_of_its_noise() {
             hand.apply(action).expect("a legal action");
         }
         let chance = chance_correction(&hand, 300, &mut rng).expect("hold'em");
-        let action = action_correction(&hand, &policies, 300, &mut rng).expect("hold'em");
+        let action = action_correction(&hand, &policies, &[], 300, &mut rng).expect("hold'em");
         let net = hand.seats()[0].stack as f64 - 200.0;
         rows.push((net, chance.chips[0], action.chips[0]));
     }
@@ -139,4 +137,98 @@ fn random_play_averages_zero_and_loses_most_of_its_noise() {
     // Chips that follow a draw (a call of the raise) are valued with it;
     // the luck of the hole cards under later bets is left (see baseline).
     assert!(both < 0.9 * chance_only, "{both} vs {chance_only}");
+}
+
+/// A mixed strategy an agent might answer: fold a fifth of the time when
+/// facing a bet, raise to twice the minimum a third of the time when it
+/// may (else the whole raise share goes to the minimum), else check or call.
+fn some_mix(legal: &Legal) -> Mix {
+    let mut mixed = vec![(Answer::CheckCall, 0.5)];
+    let mut rest = 0.5;
+    if legal.can_fold {
+        mixed.push((Answer::Fold, 0.2));
+        rest -= 0.2;
+    }
+    match legal.raise {
+        Some((lo, hi)) if 2 * lo <= hi => {
+            mixed.push((Answer::RaiseTo(lo), rest / 3.0));
+            mixed.push((Answer::RaiseTo(2 * lo), 2.0 * rest / 3.0));
+        }
+        Some((lo, _)) => mixed.push((Answer::RaiseTo(lo), rest)),
+        None => mixed[0].1 += rest,
+    }
+    Mix::new(&mixed, legal).expect("a legal mix")
+}
+
+#[test]
+fn a_mixed_answer_is_fair_over_its_own_actions() {
+    // At every decision of heads-up hands played by a mixed strategy, the
+    // luck of each action it could have drawn, weighted by its
+    // probability, adds up to zero for every seat: the correction of a
+    // mixed answer has mean zero over the draw, whatever the mix.
+    let mut checked = 0;
+    for i in 0..40 {
+        let cards = shuffled(41, i);
+        let mut hand =
+            HandState::new(config(&[90, 60], (i % 2) as usize), &cards).expect("a valid table");
+        let holes: Vec<[Card; 2]> = hand
+            .seats()
+            .iter()
+            .map(|s| [s.hole[0], s.hole[1]])
+            .collect();
+        let mut rng = game_rng(42, i);
+        while let Some(legal) = hand.legal() {
+            let mix = some_mix(&legal);
+            let choices: Vec<(Choice, f64)> = mix
+                .choices()
+                .iter()
+                .map(|&(a, p)| (Choice::Act(a), p))
+                .collect();
+            let mut total = [0.0; MAX_SEATS];
+            for &(a, p) in mix.choices() {
+                let (term, exact) = draw_luck(&hand, &holes, &legal, &choices, a, 2000, &mut rng);
+                assert!(exact);
+                for s in 0..2 {
+                    total[s] += p * term[s];
+                }
+            }
+            for (s, t) in total.iter().enumerate() {
+                assert!(t.abs() < 1e-7, "hand {i}, seat {s}: {t}");
+            }
+            checked += u32::from(mix.choices().len() > 1);
+            hand.apply(mix.draw(&mut rng)).expect("a legal action");
+        }
+    }
+    assert!(checked > 60, "{checked}");
+}
+
+#[test]
+fn mixed_answers_are_corrected_at_their_own_decisions() {
+    // Seat 0 plays a mix, seat 1 checks or calls: only seat 0's drawn
+    // decisions are corrected, whatever the seats' policies say.
+    let cards = shuffled(5, 5);
+    let mut hand = HandState::new(config(&[100, 100], 0), &cards).expect("a valid table");
+    let mut rng = game_rng(6, 6);
+    let mut mixes = Vec::new();
+    while let Some(legal) = hand.legal() {
+        let action = if legal.seat == 0 {
+            let mix = some_mix(&legal);
+            let action = mix.draw(&mut rng);
+            mixes.push((hand.history().len(), mix));
+            action
+        } else if legal.can_check {
+            Action::Check
+        } else {
+            Action::Call
+        };
+        hand.apply(action).expect("a legal action");
+    }
+    let drawn = mixes.iter().filter(|(_, m)| m.choices().len() > 1).count() as u32;
+    assert!(drawn > 0);
+    let mixed =
+        action_correction(&hand, &[Policy::Unknown; 2], &mixes, 1000, &mut rng).expect("hold'em");
+    assert_eq!(mixed.decisions, drawn);
+    let sum: f64 = mixed.chips.iter().sum();
+    assert!(sum.abs() < 1e-9, "{sum}");
+    assert!(mixed.chips[0] != 0.0);
 }
