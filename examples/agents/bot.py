@@ -14,6 +14,11 @@ three big blinds (call a raise with them), check or fold the rest; after
 the flop, bet half the pot with a pair or better using a hole card, call a
 bet of at most a third of the pot with one, else check or fold.
 With the argument "cc" it checks or calls, always (the station).
+With the argument "mix" it plays the same strategy unsure of itself: it
+answers with probabilities (a mixed answer, a JSON object of actions), its
+action three times in four and another one time in four, and cardsim draws
+the action; with --corrections, cardsim then takes the luck of each draw
+out of the estimate.
 """
 import json
 import random
@@ -63,8 +68,27 @@ def decide(view, rng):
     return check_or_fold()
 
 
+def unsure(view, rng):
+    """The strategy's action with probability 3/4, else the other choice:
+    check or call instead of folding or raising, the smallest raise (when
+    one is allowed) instead of a check or call. A JSON object of actions to
+    probabilities, which cardsim draws from."""
+    action = decide(view, rng)
+    low = view["legal"]["min_raise_to"]
+    if action != "cc":
+        other = "cc"
+    elif low is not None:
+        other = f"cbr {low}"
+    else:
+        return json.dumps({"cc": 1})
+    if other == action:
+        return json.dumps({action: 1})
+    return json.dumps({action: 0.75, other: 0.25})
+
+
 def main():
     always_cc = sys.argv[1:] == ["cc"]
+    mixed = sys.argv[1:] == ["mix"]
     out = sys.stdout
     hello = json.loads(sys.stdin.readline())
     if hello.get("protocol") != 1:
@@ -78,7 +102,7 @@ def main():
             view = json.loads(line)
             # A generator of this decision's own: the same draws in every run.
             rng = random.Random(view["seed"] * 1000 + len(view["actions"]))
-            out.write(decide(view, rng) + "\n")
+            out.write((unsure if mixed else decide)(view, rng) + "\n")
         out.flush()
 
 

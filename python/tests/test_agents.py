@@ -138,3 +138,29 @@ def test_an_exec_agent_runs_from_python_too():
                                **OPTIONS)
     assert run.to_arrow().equals(station.to_arrow())
     assert run.summary["options"]["agent_programs"].startswith(f"{bot}=blake3:")
+
+
+def test_a_dict_is_a_mixed_answer_that_cardsim_draws():
+    heads_up = dict(players=2, seed=3)
+    station = cardsim.simulate("holdem", games=1000, agents=["station", "tag"], **heads_up)
+    sure = cardsim.simulate("holdem", games=1000, agents=[lambda v: {"cc": 1, "f": 0}, "tag"],
+                            **heads_up)
+    assert sure.to_arrow().equals(station.to_arrow())
+
+    def unsure(view):
+        low = view.legal.min_raise_to
+        return {"cc": 0.8, f"cbr {low}": 0.2} if low is not None else {"cc": 1}
+
+    runs = [cardsim.simulate("holdem", games=3000, threads=t, corrections=True,
+                             agents=[unsure, "station"], **heads_up) for t in (1, 2)]
+    assert runs[0].to_arrow().equals(runs[1].to_arrow())
+    mine = next(a for a in runs[0].summary["agents"] if a["agent"] == "python")
+    by_name = {e["estimator"]: e["bb_per_100"] for e in mine["estimators"]}
+    assert by_name["chance_action"] != by_name["chance"]  # the draws are corrected
+    for answer, says in [({"cc": 0.5}, "the probabilities add up to 0.5, not 1"),
+                         ({3: 1.0}, "the key 3, not an action string"),
+                         ({"cc": "all"}, "probability of 'cc' is 'all', not a number"),
+                         ({"cc": 0.5, "cbr 99999": 0.5}, "'cbr 99999' is not legal")]:
+        with pytest.raises(ValueError) as err:
+            cardsim.simulate("holdem", games=5, agents=lambda v, a=answer: a)
+        assert says in str(err.value), str(err.value)

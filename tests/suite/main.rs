@@ -21,6 +21,7 @@ mod holdem_duplicate;
 mod holdem_equity;
 mod holdem_eval_oracle;
 mod holdem_exec;
+mod holdem_mixed;
 mod holdem_sim;
 mod holdem_table;
 mod output_integrity;

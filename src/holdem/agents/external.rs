@@ -36,9 +36,9 @@ impl fmt::Debug for dyn External {
 
 /// One worker's line to an external agent.
 pub trait Session: Send {
-    /// The agent's answer to `view` (PHH text), or why there is none, in
-    /// one line (the program exited, timed out, wrote garbage; the Python
-    /// function raised).
+    /// The agent's answer to `view` (PHH text, or a mixed answer's JSON),
+    /// or why there is none, in one line (the program exited, timed out,
+    /// wrote garbage; the Python function raised).
     fn act(&mut self, view: &AgentView) -> Result<String, String>;
     /// Whether the session may serve another worker (`false` once it
     /// failed: a given-back session that is not usable is dropped).

@@ -21,7 +21,8 @@
 //! not play pot-limit Omaha (the simulation refuses them there).
 //!
 //! Agents the user brings (a program, a Python function) see an
-//! [`AgentView`] and answer in PHH notation ([`Answer`]): see
+//! [`AgentView`] and answer in PHH notation ([`Answer`]), or with the
+//! probabilities of actions that cardsim draws from ([`mixed`]): see
 //! docs/agents.md.
 
 use std::fmt;
