@@ -126,9 +126,12 @@ impl External for PyAgent {
 fn mixed_answer(mixed: &Bound<'_, PyDict>) -> Result<String, String> {
     let mut pairs: Vec<(String, f64)> = Vec::with_capacity(mixed.len());
     for (key, value) in mixed.iter() {
-        let action: String = key
-            .extract()
-            .map_err(|_| format!("returned a dict with the key {}, not an action string", short_repr(&key)))?;
+        let action: String = key.extract().map_err(|_| {
+            format!(
+                "returned a dict with the key {}, not an action string",
+                short_repr(&key)
+            )
+        })?;
         let p: f64 = value.extract().map_err(|_| {
             format!(
                 "returned a dict whose probability of '{action}' is {}, not a number",
