@@ -11,8 +11,7 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnWriter, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowWriter;
@@ -25,7 +24,10 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
-use super::row::typed;
+mod columns;
+
+use columns::Column;
+pub(crate) use columns::{RowColumns, Typed};
 
 /// Rows per row group.
 pub const ROW_GROUP_ROWS: usize = 65_536;
@@ -171,134 +173,6 @@ impl Write for SinkWriter {
     }
 }
 
-/// A column's values of the slice being filled, with their validity; the
-/// vectors are kept from slice to slice (cleared, not freed).
-struct Values<T> {
-    values: Vec<T>,
-    valid: Vec<bool>,
-    nulls: usize,
-}
-
-impl<T: Copy + Default> Values<T> {
-    fn new() -> Self {
-        Values {
-            values: Vec::with_capacity(SLICE_ROWS),
-            valid: Vec::with_capacity(SLICE_ROWS),
-            nulls: 0,
-        }
-    }
-
-    #[inline]
-    fn append_value(&mut self, v: T) {
-        self.values.push(v);
-        self.valid.push(true);
-    }
-
-    #[inline]
-    fn append_null(&mut self) {
-        self.values.push(T::default());
-        self.valid.push(false);
-        self.nulls += 1;
-    }
-
-    fn extend(&mut self, values: impl Iterator<Item = Option<T>>) {
-        for v in values {
-            match v {
-                Some(v) => self.append_value(v),
-                None => self.append_null(),
-            }
-        }
-    }
-
-    /// The values so far as an Arrow buffer and their nulls (none when
-    /// every value is there); the column is emptied.
-    fn take(&mut self) -> (ScalarBuffer<T>, Option<NullBuffer>)
-    where
-        T: arrow_buffer::ArrowNativeType,
-    {
-        let values = ScalarBuffer::from(Buffer::from_slice_ref(&self.values));
-        let nulls = take_nulls(&mut self.valid, &mut self.nulls);
-        self.values.clear();
-        (values, nulls)
-    }
-}
-
-/// The nulls of a slice's column (none when every value is there), its
-/// validity emptied.
-fn take_nulls(valid: &mut Vec<bool>, nulls: &mut usize) -> Option<NullBuffer> {
-    let out = (*nulls > 0).then(|| NullBuffer::from(valid.as_slice()));
-    valid.clear();
-    *nulls = 0;
-    out
-}
-
-/// A text column's values of the slice being filled: their bytes end to
-/// end and where each ends.
-struct Texts {
-    offsets: Vec<i32>,
-    bytes: Vec<u8>,
-    valid: Vec<bool>,
-    nulls: usize,
-}
-
-impl Texts {
-    fn new() -> Self {
-        let mut offsets = Vec::with_capacity(SLICE_ROWS + 1);
-        offsets.push(0);
-        Texts {
-            offsets,
-            bytes: Vec::new(),
-            valid: Vec::with_capacity(SLICE_ROWS),
-            nulls: 0,
-        }
-    }
-
-    #[inline]
-    fn append_value(&mut self, v: &str) {
-        self.bytes.extend_from_slice(v.as_bytes());
-        // A slice's text is far below 2 GiB; past it, the array is refused
-        // when the slice ends (the offsets would not count up).
-        self.offsets
-            .push(i32::try_from(self.bytes.len()).unwrap_or(i32::MIN));
-        self.valid.push(true);
-    }
-
-    #[inline]
-    fn append_null(&mut self) {
-        self.offsets.push(*self.offsets.last().unwrap_or(&0));
-        self.valid.push(false);
-        self.nulls += 1;
-    }
-
-    fn append_option(&mut self, v: Option<&str>) {
-        match v {
-            Some(v) => self.append_value(v),
-            None => self.append_null(),
-        }
-    }
-
-    /// The texts so far as an Arrow array (checked: UTF-8 throughout,
-    /// offsets counting up); the column is emptied.
-    fn take(&mut self) -> Result<StringArray, ParquetError> {
-        let nulls = take_nulls(&mut self.valid, &mut self.nulls);
-        let counts_up = self.offsets.windows(2).all(|w| w[0] <= w[1]);
-        if !counts_up {
-            return Err(io::Error::other("a slice of text over 2 GiB").into());
-        }
-        let offsets = OffsetBuffer::new(ScalarBuffer::from(Buffer::from_slice_ref(&self.offsets)));
-        let array = StringArray::try_new(offsets, Buffer::from_slice_ref(&self.bytes), nulls)?;
-        self.offsets.truncate(1);
-        self.bytes.clear();
-        Ok(array)
-    }
-}
-
-enum Column {
-    Int(Values<i64>),
-    Float(Values<f64>),
-    Text(Texts),
-}
-
 /// A Parquet file being written from CSV rows (or batches), one row group
 /// of [`ROW_GROUP_ROWS`] rows at a time.
 ///
@@ -394,14 +268,14 @@ pub fn rows_properties(
     Ok(builder.build())
 }
 
-/// The builders of a schema's columns (of `int64`, `float64` and `utf8`).
+/// The slice's columns of a schema (of `int64`, `float64` and `utf8`).
 fn builders(schema: &SchemaRef) -> Result<Vec<Column>, ParquetError> {
     let mut columns = Vec::new();
     for f in schema.fields() {
-        columns.push(match f.data_type() {
-            DataType::Int64 => Column::Int(Values::new()),
-            DataType::Float64 => Column::Float(Values::new()),
-            DataType::Utf8 => Column::Text(Texts::new()),
+        let kind = match f.data_type() {
+            DataType::Int64 => ColumnType::Int64,
+            DataType::Float64 => ColumnType::Float64,
+            DataType::Utf8 => ColumnType::Utf8,
             other => {
                 return Err(io::Error::other(format!(
                     "column {} is {other}, which cardsim does not write",
@@ -409,7 +283,8 @@ fn builders(schema: &SchemaRef) -> Result<Vec<Column>, ParquetError> {
                 ))
                 .into())
             }
-        });
+        };
+        columns.push(Column::new(kind, SLICE_ROWS));
     }
     Ok(columns)
 }
@@ -629,99 +504,29 @@ impl<W: Write + Send> ParquetRows<W> {
         Ok(())
     }
 
-    /// Adds rows written by [`super::row::Row::typed`] (each of this
-    /// file's columns, `game` first): the same values, nulls and errors as
-    /// their CSV text through [`ParquetRows::write_csv`], without the text.
-    pub fn write_typed(&mut self, mut fields: &[u8]) -> Result<(), ParquetError> {
-        let torn = || ParquetError::from(io::Error::other("a typed row cut short"));
-        while !fields.is_empty() {
-            let mut game = None;
-            for i in 0..self.columns.len() {
-                let (&tag, rest) = fields.split_first().ok_or_else(torn)?;
-                let (value, rest) = rest.split_first_chunk::<8>().ok_or_else(torn)?;
-                let value = i64::from_le_bytes(*value);
-                let (field, rest) = match tag {
-                    typed::SCALED | typed::FIXED_INT => {
-                        let (&d, rest) = rest.split_first().ok_or_else(torn)?;
-                        (Typed::Number(tag, value, d), rest)
-                    }
-                    typed::TEXT => {
-                        let len = usize::try_from(value).map_err(|_| torn())?;
-                        let text = rest.get(..len).ok_or_else(torn)?;
-                        let text = std::str::from_utf8(text).map_err(|_| torn())?;
-                        (Typed::Text(text), &rest[len..])
-                    }
-                    typed::INT => (Typed::Number(tag, value, 0), rest),
-                    _ => (Typed::Null, rest),
-                };
-                fields = rest;
-                if i == 0 {
-                    game = Some(value);
-                }
-                let col = &mut self.columns[i];
-                let ok = match (col, field) {
-                    (Column::Int(b), Typed::Null) => {
-                        b.append_null();
-                        true
-                    }
-                    (Column::Float(b), Typed::Null) => {
-                        b.append_null();
-                        true
-                    }
-                    (Column::Text(b), Typed::Null) => {
-                        b.append_null();
-                        true
-                    }
-                    (Column::Int(b), Typed::Number(typed::INT, v, _)) => {
-                        b.append_value(v);
-                        true
-                    }
-                    (Column::Int(b), Typed::Number(typed::FIXED_INT, v, 0)) => {
-                        b.append_value(v);
-                        true
-                    }
-                    (Column::Int(b), Typed::Text(t)) => {
-                        t.parse().map(|v| b.append_value(v)).is_ok()
-                    }
-                    (Column::Float(b), Typed::Number(typed::SCALED, v, d))
-                        if v.unsigned_abs() < 1 << 53 =>
-                    {
-                        // Both exact, so the quotient is the double
-                        // nearest the decimal, as parsing its text gives.
-                        b.append_value(v as f64 / 10u64.pow(u32::from(d)) as f64);
-                        true
-                    }
-                    (Column::Float(b), Typed::Number(typed::INT | typed::FIXED_INT, v, _)) => {
-                        b.append_value(v as f64);
-                        true
-                    }
-                    (Column::Float(b), Typed::Text(t)) => {
-                        t.parse().map(|v| b.append_value(v)).is_ok()
-                    }
-                    (Column::Text(b), Typed::Text(t)) => {
-                        b.append_value(t);
-                        true
-                    }
-                    (Column::Text(b), f) => {
-                        b.append_value(&f.text());
-                        true
-                    }
-                    (Column::Float(b), f) => f.text().parse().map(|v| b.append_value(v)).is_ok(),
-                    (Column::Int(_), _) => false,
-                };
-                if !ok {
-                    let kind = match self.columns[i] {
-                        Column::Int(_) => "an integer",
-                        _ => "a number",
-                    };
-                    return Err(ParquetError::Value {
-                        game: game.map_or(String::new(), |g| g.to_string()),
-                        column: self.schema.field(i).name().clone(),
-                        value: field.text(),
-                        kind,
-                    });
-                }
+    /// Adds the rows of a chunk written by [`super::row::Row::columns`]
+    /// (each of this file's columns, `game` first): the same values, nulls
+    /// and errors as their CSV text through [`ParquetRows::write_csv`],
+    /// copied column by column; row groups are cut by count as when the
+    /// rows came one by one.
+    pub(crate) fn write_columns(&mut self, chunk: &RowColumns) -> Result<(), ParquetError> {
+        chunk.check(&self.schema)?;
+        if chunk.columns.len() != self.columns.len() {
+            return Err(io::Error::other("rows of another schema").into());
+        }
+        let rows = chunk.rows();
+        if chunk.columns.iter().any(|c| c.len() != rows) {
+            return Err(io::Error::other("a row cut short").into());
+        }
+        let mut at = 0;
+        while at < rows {
+            let take = (SLICE_ROWS - self.pending % SLICE_ROWS).min(rows - at);
+            for (col, from) in self.columns.iter_mut().zip(&chunk.columns) {
+                col.extend_from(from, at, at + take)?;
             }
+            at += take;
+            self.pending += take - 1;
+            self.rows += take as u64 - 1;
             self.row_added()?;
         }
         Ok(())
@@ -775,12 +580,7 @@ impl<W: Write + Send> ParquetRows<W> {
     /// Hands the slice's rows to the row group's column writers (started
     /// at its first slice), which encode and compress them.
     fn end_slice(&mut self) -> Result<(), ParquetError> {
-        let held = match self.columns.first() {
-            Some(Column::Int(v)) => v.values.len(),
-            Some(Column::Float(v)) => v.values.len(),
-            Some(Column::Text(t)) => t.valid.len(),
-            None => 0,
-        };
+        let held = self.columns.first().map_or(0, Column::len);
         if held == 0 {
             return Ok(());
         }
@@ -868,35 +668,6 @@ impl<W: Write + Send> ParquetRows<W> {
             inner: out,
             rows: self.rows,
         })
-    }
-}
-
-/// A typed field ([`super::row::typed`]).
-#[derive(Clone, Copy)]
-enum Typed<'a> {
-    Null,
-    /// The tag, the value and the decimals.
-    Number(u8, i64, u8),
-    Text(&'a str),
-}
-
-impl Typed<'_> {
-    /// The field's CSV text.
-    fn text(self) -> String {
-        match self {
-            Typed::Null => String::new(),
-            Typed::Text(t) => t.to_string(),
-            Typed::Number(typed::SCALED, v, d) => {
-                let unit = 10u64.pow(u32::from(d));
-                let m = v.unsigned_abs();
-                let sign = if v < 0 { "-" } else { "" };
-                format!("{sign}{}.{:0d$}", m / unit, m % unit, d = usize::from(d))
-            }
-            Typed::Number(typed::FIXED_INT, v, d) if d > 0 => {
-                format!("{v}.{}", "0".repeat(usize::from(d)))
-            }
-            Typed::Number(_, v, _) => v.to_string(),
-        }
     }
 }
 
@@ -1275,7 +1046,11 @@ mod tests {
             ("empty", |r| r.empty()),
             ("empties", |r| r.empties(1)),
         ];
-        for kind in [DataType::Int64, DataType::Float64, DataType::Utf8] {
+        for (kind, column) in [
+            (DataType::Int64, ColumnType::Int64),
+            (DataType::Float64, ColumnType::Float64),
+            (DataType::Utf8, ColumnType::Utf8),
+        ] {
             let schema: SchemaRef = Arc::new(Schema::new(vec![
                 Field::new("game", DataType::Int64, true),
                 Field::new("x", kind.clone(), true),
@@ -1283,8 +1058,9 @@ mod tests {
             for (name, op) in &ops {
                 let write = |typed: bool| {
                     let mut buf = Vec::new();
+                    let mut columns = RowColumns::new(&[ColumnType::Int64, column], 1);
                     let mut row = if typed {
-                        Row::typed(&mut buf)
+                        Row::columns(&mut buf, &mut columns)
                     } else {
                         Row::new(&mut buf)
                     };
@@ -1294,7 +1070,8 @@ mod tests {
                     let mut w =
                         ParquetRows::with_schema(Vec::new(), schema.clone(), Vec::new()).unwrap();
                     let r = if typed {
-                        w.write_typed(&buf)
+                        assert!(buf.is_empty(), "{name}: typed fields as text too");
+                        w.write_columns(&columns)
                     } else {
                         w.write_csv(&buf)
                     };
@@ -1303,6 +1080,58 @@ mod tests {
                 };
                 assert_eq!(write(true), write(false), "{name} into {kind}");
             }
+        }
+    }
+
+    /// Chunks of typed columns give the file that the same rows as CSV
+    /// text give, however the chunks fall against slices and row groups.
+    #[test]
+    fn typed_chunks_are_cut_like_csv_rows() {
+        use super::super::row::Row;
+        let cols = vec![
+            "outcome".to_string(),
+            "cards_played".to_string(),
+            "winner".to_string(),
+        ];
+        let (_, types) = schema("fishing", &cols);
+        let write_row = |row: &mut Row<'_>, i: usize| {
+            row.int(i);
+            match i % 3 {
+                0 => row.word("win"),
+                1 => row.empty(),
+                _ => row.text("cycle, long"),
+            }
+            row.int((i * 7919) % 1000);
+            if i.is_multiple_of(5) {
+                row.empty();
+            } else {
+                row.int(i % 4);
+            }
+        };
+        let csv = {
+            let mut w = ParquetRows::new(Vec::new(), "fishing", &cols, Vec::new()).unwrap();
+            let mut buf = Vec::new();
+            for i in 0..150_000 {
+                let mut row = Row::new(&mut buf);
+                write_row(&mut row, i);
+                row.end();
+            }
+            w.write_csv(&buf).unwrap();
+            w.finish().unwrap().inner
+        };
+        for chunk in [1000, 1024, 8192 + 7] {
+            let mut w = ParquetRows::new(Vec::new(), "fishing", &cols, Vec::new()).unwrap();
+            let mut buf = Vec::new();
+            for start in (0..150_000).step_by(chunk) {
+                let mut columns = RowColumns::new(&types, chunk);
+                for i in start..(start + chunk).min(150_000) {
+                    let mut row = Row::columns(&mut buf, &mut columns);
+                    write_row(&mut row, i);
+                    row.end();
+                }
+                w.write_columns(&columns).unwrap();
+            }
+            assert!(w.finish().unwrap().inner == csv, "chunks of {chunk} rows");
         }
     }
 

@@ -3,6 +3,8 @@
 //! crate's bytes, in `row/tests.rs`). The hot part of every run's CSV
 //! output, so it is built for speed: see [`Row`].
 
+use super::parquet::{RowColumns, Typed};
+
 /// The fields of one CSV row under construction, encoded straight into the
 /// chunk's byte buffer: no allocation and no per-field writer state. The
 /// encoding is the csv crate's default (comma, `\n` after each record,
@@ -30,8 +32,8 @@ pub struct Row<'a> {
     /// rest of `buf` room for the fields to come.
     end: usize,
     fields: usize,
-    /// Typed fields instead of text ([`Row::typed`]).
-    typed: bool,
+    /// Typed columns the fields go to instead of text ([`Row::columns`]).
+    columns: Option<&'a mut RowColumns>,
 }
 
 impl Drop for Row<'_> {
@@ -50,26 +52,33 @@ impl<'a> Row<'a> {
             buf,
             end,
             fields: 0,
-            typed: false,
+            columns: None,
         }
     }
 
-    /// A row whose fields are stored typed, not as text (see [`typed`]):
-    /// what a Parquet run's writer reads, with no number formatted and
-    /// parsed back. Every field is the value its CSV text stands for.
-    pub(crate) fn typed(buf: &'a mut Vec<u8>) -> Row<'a> {
+    /// A row whose fields are stored typed, each straight into its
+    /// column of `columns` (`buf` is left as it is): what a Parquet run's
+    /// writer takes, with no number formatted and parsed back, and no field
+    /// decoded again on the writer's thread. Every field is the value its
+    /// CSV text stands for.
+    pub(crate) fn columns(buf: &'a mut Vec<u8>, columns: &'a mut RowColumns) -> Row<'a> {
         let mut row = Row::new(buf);
-        row.typed = true;
+        row.columns = Some(columns);
         row
     }
 
-    /// Stores a typed field (the buffer has no room ahead in typed mode).
+    /// Whether the fields go to typed columns.
     #[inline(always)]
-    fn put(&mut self, tag: u8, value: i64, extra: &[u8]) {
-        self.buf.push(tag);
-        self.buf.extend_from_slice(&value.to_le_bytes());
-        self.buf.extend_from_slice(extra);
-        self.end = self.buf.len();
+    fn typed(&self) -> bool {
+        self.columns.is_some()
+    }
+
+    /// Stores a typed field in its column.
+    #[inline(always)]
+    fn put(&mut self, field: Typed<'_>) {
+        if let Some(columns) = self.columns.as_deref_mut() {
+            columns.push(self.fields, field);
+        }
         self.fields += 1;
     }
 
@@ -81,7 +90,7 @@ impl<'a> Row<'a> {
             i64::try_from(if negative { -m } else { m }).ok()
         });
         match value {
-            Some(v) => self.put(typed::INT, v, &[]),
+            Some(v) => self.put(Typed::Int(v)),
             None => self.put_text(itoa::Buffer::new().format(v)),
         }
     }
@@ -89,9 +98,9 @@ impl<'a> Row<'a> {
     /// A text as a typed field (empty: null, as its CSV cell reads).
     fn put_text(&mut self, v: &str) {
         if v.is_empty() {
-            self.put(typed::NULL, 0, &[]);
+            self.put(Typed::Null);
         } else {
-            self.put(typed::TEXT, v.len() as i64, v.as_bytes());
+            self.put(Typed::Text(v));
         }
     }
 
@@ -103,7 +112,7 @@ impl<'a> Row<'a> {
     /// Ends the record (a newline): the comma after the last field becomes
     /// the newline (a record of no fields is the newline alone).
     pub fn end(mut self) {
-        if self.typed {
+        if self.typed() {
             return;
         }
         if self.fields > 0 {
@@ -208,7 +217,7 @@ impl<'a> Row<'a> {
     /// An integer field.
     #[inline(always)]
     pub fn int<T: RowInt>(&mut self, v: T) {
-        if self.typed {
+        if self.typed() {
             return self.put_int(v);
         }
         match v.split() {
@@ -232,7 +241,7 @@ impl<'a> Row<'a> {
     /// are byte-identical).
     pub fn real(&mut self, v: f64, decimals: usize) {
         let text = format!("{v:.decimals$}");
-        if self.typed {
+        if self.typed() {
             return self.put_text(&text);
         }
         self.field(text.as_bytes());
@@ -263,8 +272,8 @@ impl<'a> Row<'a> {
     /// float step there is exact), without the float round trip.
     #[inline(always)]
     pub fn fixed_int(&mut self, v: i64, decimals: u32) {
-        if self.typed {
-            return self.put(typed::FIXED_INT, v, &[decimals.min(9) as u8]);
+        if self.typed() {
+            return self.put(Typed::FixedInt(v, decimals.min(9) as u8));
         }
         let (tail, tail_len) = zeros_tail(decimals);
         let w = self.window::<NUMBER>();
@@ -278,10 +287,10 @@ impl<'a> Row<'a> {
     /// once of which the last `decimals` are kept.
     #[inline(always)]
     fn scaled(&mut self, scaled: i64, decimals: u32) {
-        if self.typed {
+        if self.typed() {
             return match decimals {
-                0 => self.put(typed::INT, scaled, &[]),
-                d => self.put(typed::SCALED, scaled, &[d.min(9) as u8]),
+                0 => self.put(Typed::Int(scaled)),
+                d => self.put(Typed::Scaled(scaled, d.min(9) as u8)),
             };
         }
         let magnitude = scaled.unsigned_abs();
@@ -337,7 +346,7 @@ impl<'a> Row<'a> {
     #[inline(always)]
     pub fn word(&mut self, v: &str) {
         debug_assert!(!v.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')));
-        if self.typed {
+        if self.typed() {
             return self.put_text(v);
         }
         let bytes = v.as_bytes();
@@ -365,7 +374,7 @@ impl<'a> Row<'a> {
 
     /// A text field (quoted when needed).
     pub fn text(&mut self, v: &str) {
-        if self.typed {
+        if self.typed() {
             return self.put_text(v);
         }
         self.field(v.as_bytes());
@@ -374,8 +383,8 @@ impl<'a> Row<'a> {
     /// An empty field (a value that does not apply to this game).
     #[inline(always)]
     pub fn empty(&mut self) {
-        if self.typed {
-            return self.put(typed::NULL, 0, &[]);
+        if self.typed() {
+            return self.put(Typed::Null);
         }
         self.window::<1>()[0] = b',';
         self.advance(1);
@@ -384,8 +393,8 @@ impl<'a> Row<'a> {
     /// `n` empty fields.
     #[inline(always)]
     pub fn empties(&mut self, n: usize) {
-        if self.typed {
-            return (0..n).for_each(|_| self.put(typed::NULL, 0, &[]));
+        if self.typed() {
+            return (0..n).for_each(|_| self.put(Typed::Null));
         }
         if n <= 16 {
             // One store of 16 commas, `n` of them kept.
@@ -400,7 +409,7 @@ impl<'a> Row<'a> {
     /// Integer fields, one for each of `values` (as [`Row::int`] each).
     #[inline]
     pub fn ints<T: RowInt>(&mut self, values: impl IntoIterator<Item = T>) {
-        if self.typed {
+        if self.typed() {
             return values.into_iter().for_each(|v| self.put_int(v));
         }
         self.numbers(values, &ZEROS_TAIL[0], 1);
@@ -409,7 +418,7 @@ impl<'a> Row<'a> {
     /// Fields `fixed_int(v, decimals)`, one for each of `values`.
     #[inline]
     pub fn fixed_ints(&mut self, values: impl IntoIterator<Item = i64>, decimals: u32) {
-        if self.typed {
+        if self.typed() {
             return values.into_iter().for_each(|v| self.fixed_int(v, decimals));
         }
         let (tail, tail_len) = zeros_tail(decimals);
@@ -456,29 +465,12 @@ impl<'a> Row<'a> {
     /// A boolean as `0`/`1`.
     #[inline(always)]
     pub fn flag(&mut self, v: bool) {
-        if self.typed {
-            return self.put(typed::INT, i64::from(v), &[]);
+        if self.typed() {
+            return self.put(Typed::Int(i64::from(v)));
         }
         *self.window::<2>() = [b'0' + u8::from(v), b','];
         self.advance(2);
     }
-}
-
-/// The typed form of a row's fields ([`Row::typed`]): each field a tag
-/// byte, an `i64` (little-endian), and after it, for some tags, more:
-/// - [`NULL`]: an empty cell;
-/// - [`INT`]: the integer;
-/// - [`SCALED`]: the real `value / 10^d`, `d` (1..=9) in one byte after
-///   (the CSV text: `fixed` with `d` decimals);
-/// - [`FIXED_INT`]: the whole number `value` written with `d` zero
-///   decimals, `d` (0..=9) in one byte after;
-/// - [`TEXT`]: `value` bytes of UTF-8 text after.
-pub(crate) mod typed {
-    pub const NULL: u8 = 0;
-    pub const INT: u8 = 1;
-    pub const SCALED: u8 = 2;
-    pub const FIXED_INT: u8 = 3;
-    pub const TEXT: u8 = 4;
 }
 
 /// Bytes the buffer is lengthened by ahead of a row: a hold'em row of 6

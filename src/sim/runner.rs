@@ -26,6 +26,7 @@ use super::lock::{acquire_all, OutputLock};
 use super::output::{
     recorded_path, unix_now, FileRecord, RunIdentity, ShardInfo, Summary, SUMMARY_FORMAT,
 };
+use super::parquet::{ColumnType, RowColumns};
 use super::progress::Progress;
 use super::report::{grouped, summary_table};
 use super::sink::{
@@ -241,6 +242,8 @@ impl RunError {
 struct ChunkOut {
     games: u64,
     csv: Vec<u8>,
+    /// For Parquet, the rows as typed columns instead of `csv`.
+    columns: Option<RowColumns>,
     /// Side CSV rows and whole files (see [`super::Extras`]).
     side: Vec<u8>,
     side_rows: u64,
@@ -395,6 +398,8 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     // Without --out the rows are not even formatted.
     let want_csv = config.out.is_some();
     let batch_games = CHUNK_GAMES * CHUNKS_PER_THREAD * threads as u64;
+    // Parquet rows go to typed columns of the file's schema.
+    let column_types = parquet.then(|| super::parquet::schema(game.name(), &columns).1);
     let (tx, rx) = sync_channel::<Vec<Result<ChunkOut, RunError>>>(2);
     let writer = std::thread::scope(|scope| {
         let stop = || {
@@ -420,7 +425,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
                     .map(|r| {
                         let rows = want_csv.then_some(RowsWanted {
                             columns: columns.len(),
-                            typed: parquet,
+                            types: column_types.as_deref(),
                         });
                         let out = play_chunk(game, config.seed, r, &kinds, rows, wanted, stop);
                         if matches!(&out, Ok(c) if c.failed.is_some()) {
@@ -635,11 +640,11 @@ fn header_bytes(columns: &[String]) -> Result<Vec<u8>, RunError> {
 }
 
 /// The per-game rows a chunk writes: `columns` fields after `game`, as CSV
-/// text, or typed for Parquet.
+/// text, or for Parquet as typed columns of `types` (`game`'s first).
 #[derive(Clone, Copy)]
-struct RowsWanted {
+struct RowsWanted<'a> {
     columns: usize,
-    typed: bool,
+    types: Option<&'a [ColumnType]>,
 }
 
 /// Plays the games of one chunk with one scratch buffer.
@@ -648,7 +653,7 @@ fn play_chunk<G: Game>(
     seed: u64,
     games: Range<u64>,
     kinds: &[MetricKind],
-    rows: Option<RowsWanted>,
+    rows: Option<RowsWanted<'_>>,
     wanted: super::ExtrasWanted,
     stop: impl Fn() -> bool,
 ) -> Result<ChunkOut, RunError> {
@@ -658,6 +663,9 @@ fn play_chunk<G: Game>(
     let mut files = Vec::new();
     let n_games = (games.end - games.start) as usize;
     let mut csv = Vec::new();
+    let mut typed = rows
+        .and_then(|r| r.types)
+        .map(|types| RowColumns::new(types, n_games));
     let mut values: Vec<Vec<i64>> = (0..kinds.len())
         .map(|_| Vec::with_capacity(n_games))
         .collect();
@@ -680,13 +688,12 @@ fn play_chunk<G: Game>(
             }
         };
         played += 1;
-        if let Some(RowsWanted { columns, typed }) = rows {
-            // For Parquet, the fields typed: no number formatted to be
-            // parsed again by the writer.
-            let mut row = if typed {
-                Row::typed(&mut csv)
-            } else {
-                Row::new(&mut csv)
+        if let Some(RowsWanted { columns, .. }) = rows {
+            // For Parquet, the fields typed, into their columns: no number
+            // formatted to be parsed again, nothing for the writer to decode.
+            let mut row = match typed.as_mut() {
+                Some(typed) => Row::columns(&mut csv, typed),
+                None => Row::new(&mut csv),
             };
             row.int(index);
             game.write_row(&record, &mut row);
@@ -730,6 +737,7 @@ fn play_chunk<G: Game>(
     Ok(ChunkOut {
         games: played,
         csv,
+        columns: typed,
         side,
         side_rows,
         files,

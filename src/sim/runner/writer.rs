@@ -113,10 +113,13 @@ impl Writer {
             for chunk in batch {
                 let chunk = chunk?;
                 let r = match &mut self.parquet {
-                    Some(pq) => pq
-                        .rows
-                        .write_typed(&chunk.csv)
-                        .map_err(ParquetError::into_io),
+                    Some(pq) => match &chunk.columns {
+                        Some(columns) => pq
+                            .rows
+                            .write_columns(columns)
+                            .map_err(ParquetError::into_io),
+                        None => Err(io::Error::other("a chunk without its typed rows")),
+                    },
                     None => self.csv.write(&chunk.csv, chunk.games),
                 };
                 self.check(r, Which::Csv)?;

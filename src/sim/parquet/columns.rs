@@ -1,0 +1,385 @@
+//! Rows held as typed columns: the slice a Parquet file's writer is
+//! filling, and the rows of one chunk of games as the worker that played
+//! them writes them ([`RowColumns`], filled by
+//! [`crate::sim::row::Row::columns`]). A worker stores each field straight
+//! into its column, converted to the column's type there, so the writer
+//! thread (the one part of a run that does not run in parallel) only
+//! copies whole column runs into its slice: no field is decoded twice.
+
+use std::io;
+
+use arrow_array::StringArray;
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+
+use super::{ColumnType, ParquetError};
+
+/// A column's values, with their validity; the vectors are kept from
+/// slice to slice (cleared, not freed).
+pub(super) struct Values<T> {
+    pub(super) values: Vec<T>,
+    valid: Vec<bool>,
+    nulls: usize,
+}
+
+impl<T: Copy + Default> Values<T> {
+    fn with_capacity(rows: usize) -> Self {
+        Values {
+            values: Vec::with_capacity(rows),
+            valid: Vec::with_capacity(rows),
+            nulls: 0,
+        }
+    }
+
+    #[inline]
+    pub(super) fn append_value(&mut self, v: T) {
+        self.values.push(v);
+        self.valid.push(true);
+    }
+
+    #[inline]
+    pub(super) fn append_null(&mut self) {
+        self.values.push(T::default());
+        self.valid.push(false);
+        self.nulls += 1;
+    }
+
+    pub(super) fn extend(&mut self, values: impl Iterator<Item = Option<T>>) {
+        for v in values {
+            match v {
+                Some(v) => self.append_value(v),
+                None => self.append_null(),
+            }
+        }
+    }
+
+    /// Appends `other`'s rows `from..to` (two copies, no per-value work
+    /// but counting the nulls).
+    fn extend_from(&mut self, other: &Values<T>, from: usize, to: usize) {
+        self.values.extend_from_slice(&other.values[from..to]);
+        let valid = &other.valid[from..to];
+        self.valid.extend_from_slice(valid);
+        if other.nulls > 0 {
+            self.nulls += valid.iter().filter(|&&v| !v).count();
+        }
+    }
+
+    /// The values so far as an Arrow buffer and their nulls (none when
+    /// every value is there); the column is emptied.
+    pub(super) fn take(&mut self) -> (ScalarBuffer<T>, Option<NullBuffer>)
+    where
+        T: arrow_buffer::ArrowNativeType,
+    {
+        let values = ScalarBuffer::from(Buffer::from_slice_ref(&self.values));
+        let nulls = take_nulls(&mut self.valid, &mut self.nulls);
+        self.values.clear();
+        (values, nulls)
+    }
+}
+
+/// The nulls of a slice's column (none when every value is there), its
+/// validity emptied.
+fn take_nulls(valid: &mut Vec<bool>, nulls: &mut usize) -> Option<NullBuffer> {
+    let out = (*nulls > 0).then(|| NullBuffer::from(valid.as_slice()));
+    valid.clear();
+    *nulls = 0;
+    out
+}
+
+/// A text column's values: their bytes end to end and where each ends.
+pub(super) struct Texts {
+    offsets: Vec<i32>,
+    bytes: Vec<u8>,
+    pub(super) valid: Vec<bool>,
+    nulls: usize,
+}
+
+impl Texts {
+    fn with_capacity(rows: usize) -> Self {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        Texts {
+            offsets,
+            bytes: Vec::new(),
+            valid: Vec::with_capacity(rows),
+            nulls: 0,
+        }
+    }
+
+    /// Where the text ends once `len` more bytes follow the last: past
+    /// 2 GiB, a value the offsets cannot count up to, refused when the
+    /// slice ends ([`Texts::take`]).
+    fn end_after(&self, len: usize) -> i32 {
+        i32::try_from(self.bytes.len() + len).unwrap_or(i32::MIN)
+    }
+
+    #[inline]
+    pub(super) fn append_value(&mut self, v: &str) {
+        self.bytes.extend_from_slice(v.as_bytes());
+        self.offsets.push(self.end_after(0));
+        self.valid.push(true);
+    }
+
+    #[inline]
+    pub(super) fn append_null(&mut self) {
+        self.offsets.push(*self.offsets.last().unwrap_or(&0));
+        self.valid.push(false);
+        self.nulls += 1;
+    }
+
+    pub(super) fn append_option(&mut self, v: Option<&str>) {
+        match v {
+            Some(v) => self.append_value(v),
+            None => self.append_null(),
+        }
+    }
+
+    /// Appends `other`'s rows `from..to`: their bytes at once, their ends
+    /// moved to where the bytes now start.
+    fn extend_from(&mut self, other: &Texts, from: usize, to: usize) {
+        let (start, end) = (other.offsets[from], other.offsets[to]);
+        let (Ok(a), Ok(b)) = (usize::try_from(start), usize::try_from(end)) else {
+            // Offsets past 2 GiB: pass the refusal on to `take`.
+            self.offsets.extend((from..to).map(|_| i32::MIN));
+            self.valid.extend_from_slice(&other.valid[from..to]);
+            return;
+        };
+        let base = self.end_after(0);
+        self.bytes.extend_from_slice(&other.bytes[a..b]);
+        self.offsets.extend(
+            other.offsets[from + 1..=to]
+                .iter()
+                .map(|&o| base.checked_add(o - start).unwrap_or(i32::MIN)),
+        );
+        let valid = &other.valid[from..to];
+        self.valid.extend_from_slice(valid);
+        if other.nulls > 0 {
+            self.nulls += valid.iter().filter(|&&v| !v).count();
+        }
+    }
+
+    /// The texts so far as an Arrow array (checked: UTF-8 throughout,
+    /// offsets counting up); the column is emptied.
+    pub(super) fn take(&mut self) -> Result<StringArray, ParquetError> {
+        let nulls = take_nulls(&mut self.valid, &mut self.nulls);
+        let counts_up = self.offsets.windows(2).all(|w| w[0] <= w[1]);
+        if !counts_up {
+            return Err(io::Error::other("a slice of text over 2 GiB").into());
+        }
+        let offsets = OffsetBuffer::new(ScalarBuffer::from(Buffer::from_slice_ref(&self.offsets)));
+        let array = StringArray::try_new(offsets, Buffer::from_slice_ref(&self.bytes), nulls)?;
+        self.offsets.truncate(1);
+        self.bytes.clear();
+        Ok(array)
+    }
+}
+
+/// One column's values.
+pub(super) enum Column {
+    Int(Values<i64>),
+    Float(Values<f64>),
+    Text(Texts),
+}
+
+impl Column {
+    /// An empty column of `kind`, with room for `rows` values.
+    pub(super) fn new(kind: ColumnType, rows: usize) -> Column {
+        match kind {
+            ColumnType::Int64 => Column::Int(Values::with_capacity(rows)),
+            ColumnType::Float64 => Column::Float(Values::with_capacity(rows)),
+            ColumnType::Utf8 => Column::Text(Texts::with_capacity(rows)),
+        }
+    }
+
+    /// Values held.
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Column::Int(v) => v.values.len(),
+            Column::Float(v) => v.values.len(),
+            Column::Text(t) => t.valid.len(),
+        }
+    }
+
+    pub(super) fn append_null(&mut self) {
+        match self {
+            Column::Int(v) => v.append_null(),
+            Column::Float(v) => v.append_null(),
+            Column::Text(t) => t.append_null(),
+        }
+    }
+
+    /// Appends `other`'s rows `from..to` (a column of the same type;
+    /// another type is an error).
+    pub(super) fn extend_from(
+        &mut self,
+        other: &Column,
+        from: usize,
+        to: usize,
+    ) -> Result<(), ParquetError> {
+        match (self, other) {
+            (Column::Int(a), Column::Int(b)) => a.extend_from(b, from, to),
+            (Column::Float(a), Column::Float(b)) => a.extend_from(b, from, to),
+            (Column::Text(a), Column::Text(b)) => a.extend_from(b, from, to),
+            _ => return Err(io::Error::other("rows of another schema").into()),
+        }
+        Ok(())
+    }
+
+    /// Appends a field, converted to the column's type as its CSV text
+    /// would be read; `false` (and nothing appended) when the text would
+    /// not read as the column's type.
+    #[inline(always)]
+    fn append_field(&mut self, field: Typed<'_>) -> bool {
+        match (self, field) {
+            (c, Typed::Null) => c.append_null(),
+            (Column::Int(b), Typed::Int(v) | Typed::FixedInt(v, 0)) => b.append_value(v),
+            (Column::Int(b), Typed::Text(t)) => match t.parse() {
+                Ok(v) => b.append_value(v),
+                Err(_) => return false,
+            },
+            (Column::Int(_), Typed::Scaled(..) | Typed::FixedInt(..)) => return false,
+            (Column::Float(b), Typed::Scaled(v, d)) if v.unsigned_abs() < 1 << 53 => {
+                // Both exact, so the quotient is the double nearest the
+                // decimal, as parsing its text gives.
+                b.append_value(v as f64 / 10u64.pow(u32::from(d)) as f64)
+            }
+            (Column::Float(b), Typed::Int(v) | Typed::FixedInt(v, _)) => b.append_value(v as f64),
+            (Column::Float(b), Typed::Text(t)) => match t.parse() {
+                Ok(v) => b.append_value(v),
+                Err(_) => return false,
+            },
+            (Column::Float(b), f) => match f.text().parse() {
+                Ok(v) => b.append_value(v),
+                Err(_) => return false,
+            },
+            (Column::Text(b), Typed::Text(t)) => b.append_value(t),
+            (Column::Text(b), f) => b.append_value(&f.text()),
+        }
+        true
+    }
+}
+
+/// A field of a row, typed: what [`crate::sim::row::Row`] stores in a
+/// [`RowColumns`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Typed<'a> {
+    /// An empty cell.
+    Null,
+    Int(i64),
+    /// The real `value / 10^d` (`d` 1..=9), written with `d` decimals.
+    Scaled(i64, u8),
+    /// The whole number `value` written with `d` (0..=9) zero decimals.
+    FixedInt(i64, u8),
+    /// Text, not empty (an empty text is [`Typed::Null`]).
+    Text(&'a str),
+}
+
+impl Typed<'_> {
+    /// The field's CSV text.
+    pub(crate) fn text(self) -> String {
+        match self {
+            Typed::Null => String::new(),
+            Typed::Text(t) => t.to_string(),
+            Typed::Scaled(v, d) => {
+                let unit = 10u64.pow(u32::from(d));
+                let m = v.unsigned_abs();
+                let sign = if v < 0 { "-" } else { "" };
+                format!("{sign}{}.{:0d$}", m / unit, m % unit, d = usize::from(d))
+            }
+            Typed::FixedInt(v, d) if d > 0 => format!("{v}.{}", "0".repeat(usize::from(d))),
+            Typed::Int(v) | Typed::FixedInt(v, _) => v.to_string(),
+        }
+    }
+}
+
+/// A value a column refused ([`RowColumns`] keeps the first).
+#[derive(Debug)]
+struct Refused {
+    row: usize,
+    column: usize,
+    value: String,
+    kind: &'static str,
+}
+
+/// The rows of one chunk of games as typed columns (`game` first, then the
+/// game's columns, as in its file's schema), written by the worker that
+/// played them and appended whole by [`super::ParquetRows::write_columns`].
+/// A value its column's type refuses (a bug in a game) is kept, with its
+/// row, to fail the run there.
+pub(crate) struct RowColumns {
+    pub(super) columns: Vec<Column>,
+    refused: Option<Refused>,
+}
+
+impl RowColumns {
+    /// Empty columns of these types, with room for `rows` rows.
+    pub(crate) fn new(types: &[ColumnType], rows: usize) -> RowColumns {
+        RowColumns {
+            columns: types.iter().map(|&t| Column::new(t, rows)).collect(),
+            refused: None,
+        }
+    }
+
+    /// Rows held (those of the first column: a row's fields are stored in
+    /// order, and a row with too few fields fails the run).
+    pub(crate) fn rows(&self) -> usize {
+        self.columns.first().map_or(0, Column::len)
+    }
+
+    /// Stores field number `at` of the row being written. A field past
+    /// the last column is dropped (the runner, counting the fields,
+    /// refuses that row); a value its column refuses is stored as null and
+    /// remembered.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, at: usize, field: Typed<'_>) {
+        let Some(column) = self.columns.get_mut(at) else {
+            return;
+        };
+        if !column.append_field(field) {
+            self.refuse(at, field);
+        }
+    }
+
+    /// Remembers the first refused value (and stores a null in its place,
+    /// so the columns stay aligned).
+    #[cold]
+    #[inline(never)]
+    fn refuse(&mut self, at: usize, field: Typed<'_>) {
+        let column = &mut self.columns[at];
+        let row = column.len();
+        column.append_null();
+        let kind = match column {
+            Column::Int(_) => "an integer",
+            _ => "a number",
+        };
+        self.refused.get_or_insert(Refused {
+            row,
+            column: at,
+            value: field.text(),
+            kind,
+        });
+    }
+
+    /// The first refused value as the error the run fails with: its game
+    /// (the row's `game` field), column (named by `schema`) and text.
+    pub(super) fn check(&self, schema: &arrow_schema::Schema) -> Result<(), ParquetError> {
+        let Some(r) = &self.refused else {
+            return Ok(());
+        };
+        let game = match self.columns.first() {
+            Some(Column::Int(g)) if g.valid.get(r.row) == Some(&true) => {
+                g.values[r.row].to_string()
+            }
+            _ => String::new(),
+        };
+        Err(ParquetError::Value {
+            game,
+            column: schema
+                .fields()
+                .get(r.column)
+                .map(|f| f.name().clone())
+                .unwrap_or_default(),
+            value: r.value.clone(),
+            kind: r.kind,
+        })
+    }
+}
