@@ -165,12 +165,13 @@ pub struct HoldemArgs {
     /// permutation (at most 6 players). A game is then a deal group:
     /// -n counts deal groups, one CSV row each, and every agent's
     /// interval comes from the variance across groups (docs/duplicate.md).
-    /// Not with --pots, --phh or --player-stats.
+    /// --pots, --phh and --player-stats cover every hand of a group.
     #[arg(long, value_name = "all", num_args = 0..=1, default_missing_value = "rotations")]
     pub duplicate: Option<String>,
     /// Also estimate each agent's result with the luck of the cards taken
-    /// out (`chance`), and of the random agent's draws (`chance_action`):
-    /// unbiased, with a smaller interval (docs/duplicate.md).
+    /// out (`chance`), and of the draws whose probabilities are known, the
+    /// random agent's and mixed answers' (`chance_action`): unbiased, with
+    /// a smaller interval (docs/duplicate.md).
     #[arg(long)]
     pub corrections: bool,
     /// Also the `learned` estimator: before the run, play N deal groups
@@ -274,24 +275,12 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
         None => Duplicate::Off,
         Some(text) => Duplicate::parse(text)?,
     };
-    if duplicate != Duplicate::Off {
-        let other = [
-            ("--pots", args.pots.is_some()),
-            ("--phh", args.phh.is_some()),
-            ("--player-stats", args.player_stats),
-        ];
-        if let Some((flag, _)) = other.iter().find(|(_, on)| *on) {
-            return Err(format!(
-                "--duplicate does not write {flag} yet: run the deals without it, or drop {flag}"
-            ));
-        }
-        if duplicate == Duplicate::All && players > MOST_PLAYERS_FOR_ALL {
-            return Err(format!(
-                "--duplicate all plays every seating ({players}! hands a deal): at most \
-                 {MOST_PLAYERS_FOR_ALL} players, got {players}; --duplicate plays the \
-                 {players} rotations"
-            ));
-        }
+    if duplicate == Duplicate::All && players > MOST_PLAYERS_FOR_ALL {
+        return Err(format!(
+            "--duplicate all plays every seating ({players}! hands a deal): at most \
+             {MOST_PLAYERS_FOR_ALL} players, got {players}; --duplicate plays the \
+             {players} rotations"
+        ));
     }
     if variant != Variant::Holdem && (args.corrections || args.calibrate.is_some()) {
         let flag = if args.calibrate.is_some() {

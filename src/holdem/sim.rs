@@ -737,13 +737,16 @@ const PLAYER_STATS: [&str; 10] = [
     "postflop_calls",
 ];
 
-/// Each seat's [`PLAYER_STATS`] from `first` on: the definitions of
-/// `cardsim stats` (holdem::stats::seat_play), on the simulated hand.
-fn observe_player_stats(h: &HandState, first: usize, obs: &mut Observations) {
+/// Each seat's [`PLAYER_STATS`] from `first` on, under the position in
+/// `--agents` of the agent that sat there (`positions[seat]`; the seat
+/// itself in plain play): the definitions of `cardsim stats`
+/// (holdem::stats::seat_play), on the simulated hand. Observed once per
+/// hand, so a deal group counts each of its hands.
+fn observe_player_stats(h: &HandState, positions: &[usize], first: usize, obs: &mut Observations) {
     let play = crate::holdem::stats::seat_play(h);
     let settled = h.settled().expect("a finished hand");
-    for (s, p) in play.iter().enumerate() {
-        let at = first + PLAYER_STATS.len() * s;
+    for ((s, p), &position) in play.iter().enumerate().zip(positions) {
+        let at = first + PLAYER_STATS.len() * position;
         let won_at_showdown =
             p.showdown && settled.pots().iter().any(|pot| pot.winners & (1 << s) != 0);
         let rates = [
@@ -758,11 +761,11 @@ fn observe_player_stats(h: &HandState, first: usize, obs: &mut Observations) {
         ];
         for (k, (opportunity, hit)) in rates.into_iter().enumerate() {
             if opportunity {
-                obs.set(at + k, f64::from(u8::from(hit)));
+                obs.add(at + k, f64::from(u8::from(hit)));
             }
         }
-        obs.set(at + 8, f64::from(p.postflop_bets_raises));
-        obs.set(at + 9, f64::from(p.postflop_calls));
+        obs.add(at + 8, f64::from(p.postflop_bets_raises));
+        obs.add(at + 9, f64::from(p.postflop_calls));
     }
 }
 
@@ -1275,51 +1278,69 @@ impl Game for HoldemGame {
             at += labels;
         }
         if self.player_stats {
-            observe_player_stats(&record.hands[0].hand, at, obs);
+            let seatings = self.duplicate.seatings(self.players());
+            for (played, positions) in record.hands.iter().zip(&seatings) {
+                observe_player_stats(&played.hand, positions, at, obs);
+            }
         }
     }
 
     fn side_columns(&self) -> Option<Vec<String>> {
+        // A duplicate run's pots are per hand of the deal group: the
+        // seating says which.
+        let seating = (self.duplicate != Duplicate::Off).then_some("seating");
         Some(
-            ["pot", "amount", "eligible", "winners", "share"]
-                .iter()
+            seating
+                .into_iter()
+                .chain(["pot", "amount", "eligible", "winners", "share"])
                 .map(|s| s.to_string())
                 .collect(),
         )
     }
 
     fn write_extras(&self, index: u64, record: &HoldemRecord, extras: &mut Extras<'_>) {
-        // Duplicate runs write neither (refused by the command line).
-        let r = &record.hands[0];
-        if extras.side_wanted() {
-            let pay = r.hand.payout().expect("a finished hand");
-            let seats = |it: &mut dyn Iterator<Item = String>| it.collect::<Vec<_>>().join(" ");
-            for (k, (pot, shares)) in pay.pots.iter().zip(&pay.shares).enumerate() {
-                let eligible = seats(&mut pot.eligible.iter().map(|s| (s + 1).to_string()));
-                let winners = seats(&mut shares.iter().map(|(s, _)| (s + 1).to_string()));
-                let share = seats(&mut shares.iter().map(|(_, c)| c.to_string()));
-                let mut row = extras.row();
-                row.int(k + 1);
-                row.int(pot.amount);
-                row.text(&eligible);
-                row.text(&winners);
-                row.text(&share);
-                row.end();
+        let duplicate = self.duplicate != Duplicate::Off;
+        let seatings = record.hands.len() as u64;
+        for (r, played) in (0..).zip(&record.hands) {
+            // The hand's number in the run, as its agents saw it.
+            let number = index * seatings + r;
+            if extras.side_wanted() {
+                write_pots(&played.hand, duplicate.then_some(r + 1), extras);
             }
-        }
-        if extras.files_wanted() {
-            if let Some(k) = self.phh_every {
+            if let (true, Some(k)) = (extras.files_wanted(), self.phh_every) {
                 if index.is_multiple_of(k) {
                     let text = if extras.files_bundled() {
                         // A `.phhs` section, named by hand number (unique).
-                        phh::export_section(&r.hand, index + 1, Some(index))
+                        phh::export_section(&played.hand, number + 1, Some(number))
                     } else {
-                        phh::export(&r.hand, Some(index))
+                        phh::export(&played.hand, Some(number))
                     };
-                    extras.file(format!("hand-{index:012}.phh"), text.into_bytes());
+                    extras.file(format!("hand-{number:012}.phh"), text.into_bytes());
                 }
             }
         }
+    }
+}
+
+/// The pots CSV's rows of a finished hand: one per pot, after the
+/// `seating` (from 1) in a duplicate run.
+fn write_pots(hand: &HandState, seating: Option<u64>, extras: &mut Extras<'_>) {
+    let pay = hand.payout().expect("a finished hand");
+    let seats = |it: &mut dyn Iterator<Item = String>| it.collect::<Vec<_>>().join(" ");
+    for (k, (pot, shares)) in pay.pots.iter().zip(&pay.shares).enumerate() {
+        let eligible = seats(&mut pot.eligible.iter().map(|s| (s + 1).to_string()));
+        let winners = seats(&mut shares.iter().map(|(s, _)| (s + 1).to_string()));
+        let share = seats(&mut shares.iter().map(|(_, c)| c.to_string()));
+        let mut row = extras.row();
+        if let Some(seating) = seating {
+            row.int(seating);
+        }
+        row.int(k + 1);
+        row.int(pot.amount);
+        row.text(&eligible);
+        row.text(&winners);
+        row.text(&share);
+        row.end();
     }
 }
 

@@ -296,10 +296,105 @@ fn duplicate_refuses_what_it_cannot_write_with_one_line() {
             vec!["--duplicate", "all", "--players", "7"],
             "at most 6 players",
         ),
-        (vec!["--duplicate", "--pots", "p.csv"], "--pots"),
-        (vec!["--duplicate", "--player-stats"], "--player-stats"),
     ] {
         let line = bad(&[&["holdem", "-n", "10"][..], &args[..]].concat());
         assert!(line.contains(said), "{args:?}: {line}");
     }
+}
+
+#[test]
+fn duplicate_writes_pots_hand_histories_and_player_stats_of_every_hand() {
+    // Seating 1 of deal group i seats the agents as plain play does and is
+    // dealt plain hand i: its pots rows and its hand history are plain
+    // play's (but for the hand's number); seating 2 is the other hand.
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    for (name, extra) in [("plain", vec![]), ("dup", vec!["--duplicate"])] {
+        let (pots, phh, summary) = (
+            d(&format!("{name}-pots.csv")),
+            d(name),
+            d(&format!("{name}.json")),
+        );
+        let base = [
+            "holdem",
+            "--players",
+            "2",
+            "--agents",
+            "tag,station",
+            "-n",
+            "300",
+        ];
+        let outs = [
+            "--pots",
+            &pots,
+            "--phh",
+            &phh,
+            "--phh-every",
+            "100",
+            "--summary",
+            &summary,
+        ];
+        let mut args: Vec<&str> = [
+            &base[..],
+            &["--seed", "9", "-q", "--player-stats"],
+            &outs[..],
+        ]
+        .concat();
+        args.extend(extra);
+        run(&args);
+    }
+    let read = |name: &str| std::fs::read_to_string(d(name)).unwrap();
+    let (plain, dup) = (read("plain-pots.csv"), read("dup-pots.csv"));
+    assert!(dup.starts_with("game,seating,pot,amount,eligible,winners,share\n"));
+    let seating = |k: &str| -> Vec<String> {
+        dup.lines()
+            .skip(1)
+            .filter(|l| l.split(',').nth(1) == Some(k))
+            .map(|l| {
+                let mut f: Vec<&str> = l.split(',').collect();
+                f.remove(1);
+                f.join(",")
+            })
+            .collect()
+    };
+    let plain_rows: Vec<String> = plain.lines().skip(1).map(String::from).collect();
+    assert_eq!(seating("1"), plain_rows);
+    assert!(
+        seating("2").len() >= 300,
+        "every hand of seating 2 has a pot"
+    );
+    // Hand histories: group 100's two hands are hands 200 and 201.
+    let without_number = |text: String| -> String {
+        text.lines()
+            .filter(|l| !l.starts_with("hand = "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for (group, plain_file) in [(0, "hand-000000000000.phh"), (100, "hand-000000000100.phh")] {
+        let first = read(&format!("dup/hand-{:012}.phh", 2 * group));
+        assert!(first.contains(&format!("hand = {}\n", 2 * group)));
+        assert_eq!(
+            without_number(first),
+            without_number(read(&format!("plain/{plain_file}")))
+        );
+        assert!(std::path::Path::new(&d(&format!("dup/hand-{:012}.phh", 2 * group + 1))).exists());
+    }
+    // Player statistics: per agent of --agents, over every hand it played.
+    let s: Value = serde_json::from_str(&read("dup.json")).unwrap();
+    let metric = |name: &str| {
+        s["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(
+        metric("vpip_s1_tag")["count"],
+        600,
+        "tag has a preflop decision in every hand"
+    );
+    assert_eq!(metric("vpip_s2_station")["mean"], 1.0);
+    assert_eq!(metric("pfr_s2_station")["mean"], 0.0);
 }
