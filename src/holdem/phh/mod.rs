@@ -749,39 +749,33 @@ fn replay_capped(
     }
     // Every board card the engine dealt must come from the file: it never
     // invents the cards that decide a pot.
-    let pay = h.payout().ok_or(PhhError::Unfinished(0))?;
-    if pay.showdown && h.board().len() > board_seen {
-        let known_contest = pay
-            .pots
+    // The pots as the engine keeps them (seat masks): the spelled-out
+    // `Payout` would cost a dozen allocations a hand.
+    let settled = h.settled().ok_or(PhhError::Unfinished(0))?;
+    if settled.showdown && h.board().len() > board_seen {
+        let known_contest = settled
+            .pots()
             .iter()
-            .any(|p| p.eligible.iter().filter(|&&s| !unknown[s]).count() >= 2);
+            .any(|p| (p.eligible & !hidden).count_ones() >= 2);
         if known_contest || hidden == 0 {
             return Err(PhhError::MissingBoard { dealt: board_seen });
         }
     }
-    let mut won = vec![0u64; n];
-    for shares in &pay.shares {
-        for &(s, c) in shares {
-            won[s] += c;
-        }
-    }
+    let mut won = settled.won().to_vec();
     let returned = h.returned().to_vec();
-    let pot: u64 = pay.pots.iter().map(|p| p.amount).sum();
+    let pot: u64 = settled.pots().iter().map(|p| p.amount).sum();
     // A pot is undetermined when a contender's cards are unknown and no
     // contender showed a hand: on a real table only a shown hand wins, so a
     // pot with a shown hand goes to the best shown (or known) hand.
-    let shown: PerPlayer<bool> = (0..n)
-        .map(|p| {
-            parsed
-                .iter()
-                .any(|a| matches!(a, Parsed::Show(q, Some(_)) if *q == p))
-        })
-        .collect();
-    let undetermined = pay.showdown.then(|| {
-        pay.pots.iter().find(|p| {
-            let unknown_in = p.eligible.iter().any(|&s| unknown[s]);
-            let shown_in = p.eligible.iter().any(|&s| shown[s] && !unknown[s]);
-            p.eligible.len() > 1 && unknown_in && !shown_in
+    let shown = parsed.iter().fold(0u16, |m, a| match a {
+        Parsed::Show(p, Some(_)) => m | 1 << p,
+        _ => m,
+    });
+    let undetermined = settled.showdown.then(|| {
+        settled.pots().iter().find(|p| {
+            let unknown_in = p.eligible & hidden != 0;
+            let shown_in = p.eligible & shown & !hidden != 0;
+            p.eligible.count_ones() > 1 && unknown_in && !shown_in
         })
     });
     let mut finishing_stacks: Vec<u64> = h.seats().iter().map(|s| s.stack).collect();
@@ -802,7 +796,7 @@ fn replay_capped(
             }
             None => Outcome::Undetermined {
                 pot: p.amount,
-                players: p.eligible.clone(),
+                players: (0..n).filter(|&s| p.eligible & (1 << s) != 0).collect(),
             },
         },
     };

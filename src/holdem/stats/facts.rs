@@ -123,7 +123,7 @@ pub fn seat_play(h: &HandState) -> Vec<SeatPlay> {
 }
 
 fn showdown(h: &HandState, s: usize) -> bool {
-    h.payout().is_some_and(|p| p.showdown) && !h.seats()[s].folded
+    h.settled().is_some_and(|p| p.showdown) && !h.seats()[s].folded
 }
 
 /// One seat's result in a hand whose result is known.
@@ -152,7 +152,7 @@ pub enum AllIn {
 /// (the uncalled bet given back is no share), `equity` the all-in equity
 /// when every live player's cards are known (see [`allin_equity`]).
 pub fn seat_results(h: &HandState, won: &[u64], equity: Option<&AllInEquity>) -> Vec<SeatResult> {
-    let showdown = h.payout().is_some_and(|p| p.showdown);
+    let showdown = h.settled().is_some_and(|p| p.showdown);
     let all_in = h.all_in_board().is_some();
     h.seats()
         .iter()

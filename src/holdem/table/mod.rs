@@ -761,6 +761,7 @@ mod tests {
                 assert_eq!(seat.stack, before + won[s], "hand {hand} seat {s}");
             }
             let settled = h.settled().unwrap();
+            assert_eq!(settled.won(), won, "hand {hand}");
             assert_eq!(settled.pots().len(), pay.pots.len());
             for (layer, (pot, shares)) in
                 settled.pots().iter().zip(pay.pots.iter().zip(&pay.shares))

@@ -5,8 +5,8 @@
 //! reference the tests hold it to.
 
 #[cfg(test)]
-use super::pots::build_pots;
-use super::pots::{self, split, OddChips, Pot};
+use super::pots::{self, build_pots};
+use super::pots::{split, OddChips, Pot};
 use super::{clockwise, HandState, Seat, Street};
 use crate::holdem::eval::{Hand as EvalHand, Strength};
 use crate::holdem::variant::Game;
@@ -47,6 +47,9 @@ pub struct Settled {
     pots: [Layer; MAX_POTS],
     count: usize,
     strengths: [Option<Strength>; 10],
+    /// Chips each seat took from the pots (the uncalled bet given back is
+    /// no share).
+    won: [u64; 10],
     /// Whether hands were shown (more than one live seat at the end).
     pub showdown: bool,
     n: usize,
@@ -61,6 +64,12 @@ impl Settled {
     /// Strength of each live seat at showdown.
     pub fn strengths(&self) -> &[Option<Strength>] {
         &self.strengths[..self.n]
+    }
+
+    /// Chips each seat took from the pots, seat 0 first: the sum of its
+    /// [`Payout::shares`] (the uncalled bet given back is no share).
+    pub fn won(&self) -> &[u64] {
+        &self.won[..self.n]
     }
 
     fn push(&mut self, amount: u64, eligible: u16) {
@@ -106,6 +115,35 @@ impl Settled {
             }
             self.push(amount, eligible);
             below = level;
+        }
+    }
+
+    /// [`pots::build_pots_dead_antes`] on arrays: the bets after the antes
+    /// layered by [`Settled::layer`], and all the antes in one pot open to
+    /// every seat of `live`, joined to the first layer when that layer is
+    /// open to them all (else laid under it).
+    fn layer_dead_antes(&mut self, contributed: &[u64], antes: &[u64], live: u16) {
+        let mut bets = [0u64; 10];
+        for (b, (c, a)) in bets.iter_mut().zip(contributed.iter().zip(antes)) {
+            *b = c - a;
+        }
+        let first = self.count;
+        self.layer(&bets[..contributed.len()], live);
+        let total: u64 = antes.iter().sum();
+        if total == 0 {
+            return;
+        }
+        if self.count > first && self.pots[first].eligible == live {
+            self.pots[first].amount += total;
+        } else {
+            // Laid under the others: at most 10 layers, so one more fits.
+            self.pots.copy_within(first..self.count, first + 1);
+            self.pots[first] = Layer {
+                amount: total,
+                eligible: live,
+                winners: 0,
+            };
+            self.count += 1;
         }
     }
 
@@ -203,12 +241,11 @@ impl HandState {
         if self.config.ante_trimming {
             settled.layer(contributed, live);
         } else {
-            let live: Vec<bool> = (0..self.n()).map(|s| live & (1 << s) != 0).collect();
-            let antes: Vec<u64> = self.seats.iter().map(|s| s.ante).collect();
-            for pot in pots::build_pots_dead_antes(contributed, &antes, &live) {
-                let eligible = pot.eligible.iter().fold(0u16, |m, &s| m | 1 << s);
-                settled.push(pot.amount, eligible);
+            let mut antes = [0u64; 10];
+            for (a, s) in antes.iter_mut().zip(&self.seats) {
+                *a = s.ante;
             }
+            settled.layer_dead_antes(contributed, &antes[..self.n()], live);
         }
     }
 
@@ -272,6 +309,7 @@ impl HandState {
             pots: [Layer::default(); MAX_POTS],
             count: 0,
             strengths,
+            won: [0; 10],
             showdown,
             n,
         };
@@ -310,6 +348,7 @@ impl HandState {
                     };
                     rest -= extra;
                     self.seats[s].stack += share + extra;
+                    settled.won[s] += share + extra;
                 }
             }
         }
@@ -385,5 +424,59 @@ impl HandState {
             showdown,
             strengths,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::RngExt;
+
+    /// The array layering with dead antes lays the same pots as the vector
+    /// reference, on random contributions (antes of 0 to 3, all-ins for
+    /// the ante alone, folds), including the ante pot laid under the rest.
+    #[test]
+    fn dead_antes_are_laid_as_the_vector_reference_lays_them() {
+        let mut rng = crate::rng::game_rng(24, 1);
+        let mut under = 0;
+        for _ in 0..20_000 {
+            let n = rng.random_range(2..=10);
+            let antes: Vec<u64> = (0..n).map(|_| rng.random_range(0..=3)).collect();
+            let contributed: Vec<u64> = antes
+                .iter()
+                .map(|&a| a + [0, 0, 5, 10, 20][rng.random_range(0..5)])
+                .collect();
+            let live: u16 = rng.random_range(1..1u16 << n);
+            let mut settled = Settled {
+                pots: [Layer::default(); MAX_POTS],
+                count: 0,
+                strengths: [None; 10],
+                won: [0; 10],
+                showdown: false,
+                n,
+            };
+            settled.layer_dead_antes(&contributed, &antes, live);
+            let flags: Vec<bool> = (0..n).map(|s| live & (1 << s) != 0).collect();
+            let reference = pots::build_pots_dead_antes(&contributed, &antes, &flags);
+            let laid: Vec<(u64, Vec<usize>)> = settled
+                .pots()
+                .iter()
+                .map(|p| {
+                    let seats = (0..n).filter(|&s| p.eligible & (1 << s) != 0);
+                    (p.amount, seats.collect())
+                })
+                .collect();
+            let want: Vec<(u64, Vec<usize>)> = reference
+                .into_iter()
+                .map(|p| (p.amount, p.eligible))
+                .collect();
+            assert_eq!(laid, want, "{contributed:?} {antes:?} {live:b}");
+            // The ante pot laid under the rest: a live seat put in only
+            // its ante while another bet more.
+            let bet = |s: usize| flags[s] && contributed[s] > antes[s];
+            let ante_only = (0..n).any(|s| flags[s] && !bet(s));
+            under += usize::from(ante_only && (0..n).any(bet) && antes.iter().sum::<u64>() > 0);
+        }
+        assert!(under > 100, "{under}");
     }
 }
