@@ -64,14 +64,19 @@ impl<T: Copy + Default> Values<T> {
     }
 
     /// The values so far as an Arrow buffer and their nulls (none when
-    /// every value is there); the column is emptied.
+    /// every value is there); the column is emptied. The values' vector
+    /// becomes the buffer (not copied) and a new one of its capacity takes
+    /// its place.
     pub(super) fn take(&mut self) -> (ScalarBuffer<T>, Option<NullBuffer>)
     where
         T: arrow_buffer::ArrowNativeType,
     {
-        let values = ScalarBuffer::from(Buffer::from_slice_ref(&self.values));
+        let room = self.values.capacity();
+        let values = ScalarBuffer::from(std::mem::replace(
+            &mut self.values,
+            Vec::with_capacity(room),
+        ));
         let nulls = take_nulls(&mut self.valid, &mut self.nulls);
-        self.values.clear();
         (values, nulls)
     }
 }
@@ -99,7 +104,9 @@ impl Texts {
         offsets.push(0);
         Texts {
             offsets,
-            bytes: Vec::new(),
+            // Most texts are short (cards, streets): room for 8 bytes a
+            // row, so the bytes rarely grow (and copy) while a chunk fills.
+            bytes: Vec::with_capacity(rows * 8),
             valid: Vec::with_capacity(rows),
             nulls: 0,
         }
@@ -165,11 +172,15 @@ impl Texts {
         if !counts_up {
             return Err(io::Error::other("a slice of text over 2 GiB").into());
         }
-        let offsets = OffsetBuffer::new(ScalarBuffer::from(Buffer::from_slice_ref(&self.offsets)));
-        let array = StringArray::try_new(offsets, Buffer::from_slice_ref(&self.bytes), nulls)?;
-        self.offsets.truncate(1);
-        self.bytes.clear();
-        Ok(array)
+        // The vectors become the array's buffers (not copied); new ones of
+        // their capacity take their place.
+        let mut offsets = Vec::with_capacity(self.offsets.capacity());
+        offsets.push(0);
+        let offsets = std::mem::replace(&mut self.offsets, offsets);
+        let room = self.bytes.capacity();
+        let bytes = std::mem::replace(&mut self.bytes, Vec::with_capacity(room));
+        let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+        Ok(StringArray::try_new(offsets, Buffer::from(bytes), nulls)?)
     }
 }
 
@@ -199,6 +210,7 @@ impl Column {
         }
     }
 
+    #[inline]
     pub(super) fn append_null(&mut self) {
         match self {
             Column::Int(v) => v.append_null(),
