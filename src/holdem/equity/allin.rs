@@ -148,30 +148,74 @@ fn accumulate(
         _ => u64::MAX, // five to come: at least C(32, 5) = 201,376
     };
     let exact = completions <= u64::from(trials);
+    let mut runouts = Runouts::new(&hands);
     if exact {
         for (i, &a) in rest.iter().enumerate() {
             if missing == 1 {
-                acc.add_board(&hands, Hand::EMPTY.with(a));
+                runouts.push(&mut acc, Hand::EMPTY.with(a));
                 continue;
             }
             for &b in &rest[i + 1..] {
-                acc.add_board(&hands, Hand::EMPTY.with(a).with(b));
+                runouts.push(&mut acc, Hand::EMPTY.with(a).with(b));
             }
         }
     } else {
         let mut deck = rest;
         for _ in 0..trials.max(1) {
-            // A partial Fisher-Yates shuffle: the first `missing` cards.
-            let mut runout = Hand::EMPTY;
-            for k in 0..missing {
-                let j = rng.random_range(k..deck.len());
-                deck.swap(k, j);
-                runout = runout.with(deck[k]);
-            }
-            acc.add_board(&hands, runout);
+            let runout = sample_runout(&mut deck, missing, rng);
+            runouts.push(&mut acc, runout);
         }
     }
+    runouts.flush(&mut acc);
     (acc, exact)
+}
+
+/// Boards evaluated together ([`Accumulator::add_boards`]).
+const CHUNK: usize = 64;
+
+/// The cards that complete the boards, held until [`CHUNK`] of them are
+/// added at once.
+struct Runouts<'h> {
+    hands: &'h [Hand; MAX_SEATS],
+    boards: [Hand; CHUNK],
+    len: usize,
+}
+
+impl<'h> Runouts<'h> {
+    fn new(hands: &'h [Hand; MAX_SEATS]) -> Runouts<'h> {
+        Runouts {
+            hands,
+            boards: [Hand::EMPTY; CHUNK],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, acc: &mut Accumulator, runout: Hand) {
+        self.boards[self.len] = runout;
+        self.len += 1;
+        if self.len == CHUNK {
+            self.flush(acc);
+        }
+    }
+
+    /// Adds the boards held to `acc`.
+    fn flush(&mut self, acc: &mut Accumulator) {
+        acc.add_boards(self.hands, &self.boards[..self.len]);
+        self.len = 0;
+    }
+}
+
+/// The `missing` cards of one sampled board: a partial Fisher-Yates
+/// shuffle of `deck`, its first `missing` cards.
+#[inline]
+fn sample_runout(deck: &mut [Card], missing: usize, rng: &mut GameRng) -> Hand {
+    let mut runout = Hand::EMPTY;
+    for k in 0..missing {
+        let j = rng.random_range(k..deck.len());
+        deck.swap(k, j);
+        runout = runout.with(deck[k]);
+    }
+    runout
 }
 
 /// A tie among k winners (k <= 10) gets `SHARE_UNIT / k` units each: exact
@@ -223,6 +267,31 @@ impl Accumulator {
         for &s in &self.seats[..self.live] {
             strength[s] = hands[s].combine(runout).strength();
         }
+        self.add_strengths(&strength);
+    }
+
+    /// [`Accumulator::add_board`] of each of up to [`CHUNK`] boards, the
+    /// same sums: every strength is looked up first, then the pots are
+    /// shared out. Apart, the look-ups (cache misses in large tables) of
+    /// different boards overlap; interleaved, each board's comparisons of
+    /// strengths (branches no predictor can guess) held up the next
+    /// board's look-ups.
+    fn add_boards(&mut self, hands: &[Hand; MAX_SEATS], runouts: &[Hand]) {
+        debug_assert!(runouts.len() <= CHUNK);
+        let mut strengths = [[0 as Strength; MAX_SEATS]; CHUNK];
+        for (strength, &runout) in strengths.iter_mut().zip(runouts) {
+            for &s in &self.seats[..self.live] {
+                strength[s] = hands[s].combine(runout).strength();
+            }
+        }
+        for strength in &strengths[..runouts.len()] {
+            self.add_strengths(strength);
+        }
+    }
+
+    /// One board of which each live seat's strength is known.
+    #[inline]
+    fn add_strengths(&mut self, strength: &[Strength; MAX_SEATS]) {
         for (k, &(_, mask)) in self.pots[..self.pot_count].iter().enumerate() {
             let (mut best, mut winners) = (0, 0u16);
             let mut m = mask;
@@ -400,6 +469,57 @@ mod tests {
             "{} vs {exact}",
             e.equity[0]
         );
+    }
+
+    #[test]
+    fn boards_added_in_chunks_sum_as_boards_added_one_at_a_time() {
+        // Four hands, a short stack (side pots), a flop: sampled (a count
+        // of trials that is no multiple of the chunk) and enumerated.
+        let holes = [hole("As Ad"), hole("Ks Kd"), hole("7c 2h"), hole("Jh Tc")];
+        let live = [true; 4];
+        let pots = build_pots(&[300, 300, 50, 120], &live);
+        let board = parse_cards("9s 8d 3c").unwrap();
+        for (board, trials) in [(&board[..0], 1000), (&board[..], 1000), (&board[..], 100)] {
+            let mut rng = crate::rng::game_rng(5, 6);
+            let (chunked, exact) = accumulate(
+                &holes,
+                &live,
+                CardSet::EMPTY,
+                board,
+                &pots,
+                trials,
+                &mut rng,
+            );
+            // The same boards, one at a time.
+            let mut hands = [Hand::EMPTY; MAX_SEATS];
+            let base = Hand::from_cards(board);
+            for s in 0..4 {
+                hands[s] = base.combine(Hand::from_cards(&holes[s]));
+            }
+            let known: CardSet = board
+                .iter()
+                .chain(holes.iter().flatten())
+                .copied()
+                .collect();
+            let mut deck = CardSet::FULL52.difference(known).to_vec();
+            let mut single = Accumulator::new(4, &live, &pots);
+            let mut rng = crate::rng::game_rng(5, 6);
+            if exact {
+                for (i, &a) in deck.iter().enumerate() {
+                    for &b in &deck[i + 1..] {
+                        single.add_board(&hands, Hand::EMPTY.with(a).with(b));
+                    }
+                }
+            } else {
+                for _ in 0..trials {
+                    let runout = sample_runout(&mut deck, 5 - board.len(), &mut rng);
+                    single.add_board(&hands, runout);
+                }
+            }
+            assert_eq!(exact, board.len() == 3 && trials == 1000);
+            assert_eq!(chunked.boards, single.boards);
+            assert_eq!(chunked.units, single.units);
+        }
     }
 
     /// Player 0's exact equity by the library's exact enumerator.
