@@ -490,8 +490,16 @@ impl HoldemGame {
             let seat = view.seat();
             let at = seating[seat];
             let spec = &self.agents[at];
-            let action = match spec.act_builtin(&view, &mut choices[seat]) {
-                Some(action) => action,
+            let mut drawn = None;
+            let action = match spec.act_builtin_drawn(&view, &mut choices[seat], &mut drawn) {
+                Some(action) => {
+                    // A built-in agent that drew among actions says from
+                    // which chances, for the action correction.
+                    if let (true, Some(mix)) = (self.estimates.corrections, drawn) {
+                        scratch.mixes.push((hand.history().len(), mix));
+                    }
+                    action
+                }
                 None => {
                     let Some(agent) = spec.external() else {
                         unreachable!("an agent is built in or external")

@@ -2,10 +2,17 @@
 //! with probabilities, which cardsim draws from (the same for any threads),
 //! a sure mix plays exactly as its action, the action correction takes the
 //! draws' luck out without moving the estimate, and a bad mix ends the run
-//! with one line and exit status 2.
+//! with one line and exit status 2. Built-in agents that draw (`tag`'s
+//! c-bets and bluffs, a chart's weighted ranges) report the chances they
+//! drew from, and those chances are the frequencies of their actions.
 
 use std::path::{Path, PathBuf};
 
+use cardsim::cards::deck;
+use cardsim::holdem::agents::spec::builtin;
+use cardsim::holdem::table::{Config, HandState};
+use cardsim::rng::game_rng;
+use rand::seq::SliceRandom;
 use serde_json::Value;
 
 use crate::common::{agent_estimate, bad, cardsim};
@@ -150,4 +157,94 @@ fn a_bad_mix_ends_the_run_with_one_line() {
         assert!(err.contains("seat 1 (exec:"), "{err}");
         assert!(err.contains(says), "{answer}: {err}");
     }
+}
+
+/// A chart whose ranges have weights below 1 for many hands (opens,
+/// calls, 3-bets).
+const WEIGHTED_CHART: &str = r#"
+[preflop.open]
+default = "22+:0.5,A2s+:0.5,K9o+:0.25,AKo"
+
+[preflop.call]
+default = "22+:0.4,A2+:0.6,KTs+"
+
+[preflop.threebet]
+default = "TT+:0.5,AKs:0.5"
+
+[postflop]
+bet = "two_pair"
+call = "pair"
+"#;
+
+fn weighted_chart(dir: &Path) -> String {
+    let path = dir.join("weighted.toml");
+    std::fs::write(&path, WEIGHTED_CHART).unwrap();
+    format!("chart(file={})", path.display())
+}
+
+#[test]
+fn built_in_draws_report_the_chances_their_actions_follow() {
+    // At every decision where a built-in agent drew, the chance it reports
+    // for each action adds up, over the decisions, to the number of times
+    // it took that action (within 5 standard deviations), and the action
+    // taken is always one it gave a chance.
+    let dir = tempfile::tempdir().unwrap();
+    let specs = [
+        "tag(open=0.18,cbet=0.65,bluff=0.3)".to_string(),
+        weighted_chart(dir.path()),
+    ];
+    for spec in &specs {
+        let agent = builtin(spec).unwrap();
+        let station = builtin("station").unwrap();
+        let (mut expected, mut taken, mut variance, mut draws) = (0.0, 0.0, 0.0, 0);
+        for g in 0..6000u64 {
+            let mut rng = game_rng(77, g);
+            let mut cards = deck::standard52();
+            cards.shuffle(&mut rng);
+            let stacks = vec![[200, 30, 400][g as usize % 3]; 3];
+            let mut hand =
+                HandState::new(Config::holdem(stacks, g as usize % 3, 1, 2), &cards).unwrap();
+            while let Some(view) = hand.view() {
+                let who = if view.seat() == 0 { &agent } else { &station };
+                let mut drawn = None;
+                let action = who.act_builtin_drawn(&view, &mut rng, &mut drawn).unwrap();
+                if let Some(mix) = drawn {
+                    let sum: f64 = mix.choices().iter().map(|&(_, p)| p).sum();
+                    assert!((sum - 1.0).abs() < 1e-12, "{spec}: {sum}");
+                    assert!(mix.choices().iter().any(|&(a, _)| a == action), "{spec}");
+                    // The most aggressive choice: its chance against its count.
+                    let &(top, p) = mix.choices().last().unwrap();
+                    expected += p;
+                    variance += p * (1.0 - p);
+                    taken += f64::from(u8::from(action == top));
+                    draws += 1;
+                }
+                hand.apply(action).unwrap();
+            }
+        }
+        assert!(draws > 300, "{spec}: {draws} draws");
+        let sd = variance.sqrt();
+        assert!(
+            (taken - expected).abs() < 5.0 * sd,
+            "{spec}: {taken} vs {expected} ± {sd}"
+        );
+    }
+}
+
+#[test]
+fn built_in_draws_are_corrected_and_change_no_hand() {
+    // tag with c-bets and bluffs against a station: the action correction
+    // now covers tag's draws (chance_action differs from chance), inside
+    // the plain interval; the hands are those of a run without corrections.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let tag = "tag(cbet=0.65,bluff=0.3)";
+    let (plain, _) = heads_up(tag, "station", "6000", "2", &[], d);
+    let (csv, s) = heads_up(tag, "station", "6000", "2", &["--corrections"], d);
+    assert!(csv == plain);
+    let (net, half) = agent_estimate(&s, "tag", "net");
+    let (chance, _) = agent_estimate(&s, "tag", "chance");
+    let (both, _) = agent_estimate(&s, "tag", "chance_action");
+    assert!(both != chance);
+    assert!((both - net).abs() < half, "{both} vs {net} ± {half}");
 }

@@ -11,6 +11,9 @@ use std::path::Path;
 use rand::RngExt;
 use serde::Deserialize;
 
+use arrayvec::ArrayVec;
+
+use super::mixed::{self, Mix};
 use super::params::Ratio;
 use super::spec::SpecError;
 use super::{give_up, passive, raise_to, table_equity};
@@ -37,11 +40,62 @@ impl Table {
         Ok(Table(t))
     }
 
-    /// Whether `hole` plays: in the range, and, at a weight below 1, with
-    /// that chance (a draw only then).
-    fn admits(&self, hole: [Card; 2], rng: &mut GameRng) -> bool {
-        let w = self.0[slot(hole)];
-        w >= 1.0 || (w > 0.0 && rng.random::<f32>() < w)
+    /// `hole`'s weight: 0 out of the range, 1 in it, a chance between.
+    fn weight(&self, hole: [Card; 2]) -> f32 {
+        self.0[slot(hole)]
+    }
+}
+
+/// Whether a hand of weight `w` plays: always at 1, never at 0, and with
+/// chance `w` between (a draw only then).
+fn admitted(w: f32, rng: &mut GameRng) -> bool {
+    w >= 1.0 || (w > 0.0 && rng.random::<f32>() < w)
+}
+
+/// The chance that [`admitted`] says yes, exactly as its draw makes it.
+fn admit_chance(w: f32) -> f64 {
+    if w >= 1.0 {
+        1.0
+    } else if w > 0.0 {
+        mixed::chance_below_f32(w)
+    } else {
+        0.0
+    }
+}
+
+/// A preflop decision: the first rung whose range admits the hand is the
+/// action, else `otherwise`. One description serves both the play (a draw
+/// per rung of fractional weight, in order) and the chances of each action
+/// (for the action correction), so the two cannot disagree.
+struct Ladder {
+    rungs: ArrayVec<(f32, Action), 2>,
+    otherwise: Action,
+}
+
+impl Ladder {
+    fn climb(&self, rng: &mut GameRng) -> Action {
+        for &(w, action) in &self.rungs {
+            if admitted(w, rng) {
+                return action;
+            }
+        }
+        self.otherwise
+    }
+
+    /// Each action's chance; `None` when no rung draws.
+    fn chances(&self) -> Option<Mix> {
+        if !self.rungs.iter().any(|&(w, _)| w > 0.0 && w < 1.0) {
+            return None;
+        }
+        let mut left = 1.0;
+        let mut pairs: ArrayVec<(Action, f64), 3> = ArrayVec::new();
+        for &(w, action) in &self.rungs {
+            let p = admit_chance(w);
+            pairs.push((action, left * p));
+            left *= 1.0 - p;
+        }
+        pairs.push((self.otherwise, left));
+        Mix::of_actions(&pairs)
     }
 }
 
@@ -58,10 +112,12 @@ const POSITIONS: [&str; 5] = ["early", "late", "sb", "bb", "default"];
 struct ByPosition(BTreeMap<String, Table>);
 
 impl ByPosition {
-    fn admits(&self, pos: &str, hole: [Card; 2], rng: &mut GameRng) -> bool {
+    /// `hole`'s weight at position `pos` (or the default's; 0 when
+    /// neither is given).
+    fn weight(&self, pos: &str, hole: [Card; 2]) -> f32 {
         match self.0.get(pos).or_else(|| self.0.get("default")) {
-            Some(t) => t.admits(hole, rng),
-            None => false,
+            Some(t) => t.weight(hole),
+            None => 0.0,
         }
     }
 }
@@ -265,15 +321,25 @@ impl Chart {
         })
     }
 
-    pub fn act(&self, view: &View<'_>, legal: &Legal, rng: &mut GameRng) -> Action {
+    /// The chart's action; preflop, `drawn` gets the chances of each
+    /// action when a weight below 1 made it a draw.
+    pub fn act(
+        &self,
+        view: &View<'_>,
+        legal: &Legal,
+        rng: &mut GameRng,
+        drawn: &mut Option<Mix>,
+    ) -> Action {
         if view.street() == Street::Preflop {
-            self.preflop(view, legal, rng)
+            let ladder = self.preflop(view, legal);
+            *drawn = ladder.chances();
+            ladder.climb(rng)
         } else {
             self.postflop(view, legal, rng)
         }
     }
 
-    fn preflop(&self, view: &View<'_>, legal: &Legal, rng: &mut GameRng) -> Action {
+    fn preflop(&self, view: &View<'_>, legal: &Legal) -> Ladder {
         let hole = view.hole();
         let bb = view.big_blind();
         let all_in = |legal: &Legal| match legal.raise {
@@ -286,38 +352,48 @@ impl Chart {
             .filter(|(_, a)| matches!(a, Action::RaiseTo(_)))
             .count();
         let ebb = view.effective_stack() as f64 / bb as f64;
+        let mut rungs = ArrayVec::new();
+        let otherwise = give_up(legal);
         if let Some(p) = self.push.iter().find(|p| ebb <= p.max_bb) {
             let range = if raises == 0 {
                 Some(&p.push)
             } else {
                 p.call.as_ref()
             };
-            return match range {
-                Some(r) if r.admits(hole, rng) => all_in(legal),
-                _ => give_up(legal),
-            };
+            if let Some(r) = range {
+                rungs.push((r.weight(hole), all_in(legal)));
+            }
+            return Ladder { rungs, otherwise };
         }
         let pos = position(view);
+        let raise_over = |size: Ratio| raise_to(legal, size.of_ceil(view.current_bet()));
         match raises {
-            0 if self.open.admits(pos, hole, rng) => {
+            0 => {
                 let n = view.seats();
                 let limpers = (0..n)
                     .filter(|&s| s != view.seat() && view.street_bet(s) == bb && !view.folded(s))
                     .count()
                     .saturating_sub(1) as u64;
-                raise_to(legal, self.open_size.of_ceil(bb) + limpers * bb)
+                let open = raise_to(legal, self.open_size.of_ceil(bb) + limpers * bb);
+                rungs.push((self.open.weight(pos, hole), open));
             }
-            1 if self.threebet.admits(pos, hole, rng) => {
-                raise_to(legal, self.threebet_size.of_ceil(view.current_bet()))
+            1 => {
+                rungs.push((
+                    self.threebet.weight(pos, hole),
+                    raise_over(self.threebet_size),
+                ));
+                rungs.push((self.call.weight(pos, hole), passive(legal)));
             }
-            1 if self.call.admits(pos, hole, rng) => passive(legal),
-            2 if self.fourbet.admits(pos, hole, rng) => {
-                raise_to(legal, self.fourbet_size.of_ceil(view.current_bet()))
+            2 => {
+                rungs.push((
+                    self.fourbet.weight(pos, hole),
+                    raise_over(self.fourbet_size),
+                ));
+                rungs.push((self.call_threebet.weight(pos, hole), passive(legal)));
             }
-            2 if self.call_threebet.admits(pos, hole, rng) => passive(legal),
-            3.. if self.fourbet.admits(pos, hole, rng) => all_in(legal),
-            _ => give_up(legal),
+            _ => rungs.push((self.fourbet.weight(pos, hole), all_in(legal))),
         }
+        Ladder { rungs, otherwise }
     }
 
     fn postflop(&self, view: &View<'_>, legal: &Legal, rng: &mut GameRng) -> Action {

@@ -144,6 +144,26 @@ impl Mix {
         Ok(Mix { choices })
     }
 
+    /// A built-in agent's draw (`tag`'s c-bets and bluffs, a chart's
+    /// weighted ranges): its actions with their probabilities, which add up
+    /// to one. Equal actions are merged (a raise clamped to the stack may be
+    /// the all-in another branch chose) and actions of probability 0 left
+    /// out; `None` when one action is left, so nothing was drawn.
+    pub fn of_actions(pairs: &[(Action, f64)]) -> Option<Mix> {
+        let mut choices: Vec<(Action, f64)> = Vec::with_capacity(pairs.len());
+        for &(action, p) in pairs.iter().filter(|&&(_, p)| p > 0.0) {
+            match choices.iter_mut().find(|(a, _)| *a == action) {
+                Some((_, q)) => *q += p,
+                None => choices.push((action, p)),
+            }
+        }
+        if choices.len() < 2 {
+            return None;
+        }
+        choices.sort_by_key(|&(a, _)| order(a));
+        Some(Mix { choices })
+    }
+
     /// The actions and their probabilities (adding up to 1).
     pub fn choices(&self) -> &[(Action, f64)] {
         &self.choices
@@ -172,6 +192,22 @@ fn pick(choices: &[(Action, f64)], u: f64) -> Action {
         }
     }
     choices.last().map_or(Action::Check, |&(a, _)| a)
+}
+
+/// The exact chance that `rng.random::<f32>() < w`: rand's uniform `f32`
+/// is `k / 2^24` for a uniform integer `k` below `2^24`, so the chance is
+/// `ceil(w × 2^24) / 2^24` (within 6 × 10⁻⁸ of `w`; exact, so a draw's
+/// correction has mean exactly zero).
+pub fn chance_below_f32(w: f32) -> f64 {
+    const STEPS: f64 = (1u32 << 24) as f64;
+    (f64::from(w) * STEPS).ceil().clamp(0.0, STEPS) / STEPS
+}
+
+/// The exact chance that `rng.random::<f64>() < p`: rand's uniform `f64`
+/// is `k / 2^53`, so `ceil(p × 2^53) / 2^53`.
+pub fn chance_below_f64(p: f64) -> f64 {
+    const STEPS: f64 = (1u64 << 53) as f64;
+    (p * STEPS).ceil().clamp(0.0, STEPS) / STEPS
 }
 
 /// The canonical order of actions: fold, check, call, raises by size.

@@ -1,4 +1,6 @@
 use super::*;
+use rand::RngExt;
+
 use crate::rng::game_rng;
 
 /// Facing a bet of 20 with 200 behind: fold, call 20, raise 40 to 200.
@@ -163,4 +165,47 @@ fn the_json_form_reads_back() {
     );
     // A probability JSON cannot hold is refused when read back.
     assert!(Reply::parse(&mix_json([("cc", f64::NAN)])).is_err());
+}
+
+#[test]
+fn a_built_in_draw_merges_equal_actions_and_drops_sure_ones() {
+    let m = Mix::of_actions(&[
+        (Action::RaiseTo(200), 0.25),
+        (Action::Check, 0.5),
+        (Action::RaiseTo(200), 0.25),
+        (Action::Fold, 0.0),
+    ])
+    .expect("two actions");
+    assert_eq!(
+        m.choices(),
+        &[(Action::Check, 0.5), (Action::RaiseTo(200), 0.5)]
+    );
+    assert_eq!(
+        Mix::of_actions(&[(Action::Check, 1.0), (Action::Fold, 0.0)]),
+        None
+    );
+    assert_eq!(
+        Mix::of_actions(&[(Action::Call, 0.5), (Action::Call, 0.5)]),
+        None
+    );
+}
+
+#[test]
+fn the_chance_of_a_draw_is_the_share_of_uniform_numbers_below_it() {
+    // rand's f32 has 2^24 values, k / 2^24: below w = 0.3 are ceil(0.3 x 2^24).
+    let w = 0.3f32;
+    let below = (f64::from(w) * f64::from(1u32 << 24)).ceil();
+    assert_eq!(chance_below_f32(w), below / f64::from(1u32 << 24));
+    assert_eq!(chance_below_f32(0.0), 0.0);
+    assert_eq!(chance_below_f32(1.0), 1.0);
+    assert_eq!(chance_below_f32(0.5), 0.5);
+    assert_eq!(chance_below_f64(0.5), 0.5);
+    assert!((chance_below_f64(0.1) - 0.1).abs() < 1e-16);
+    // The edges of the draw itself: the smallest uniform number is 0, so
+    // any positive weight can pass; the largest is 1 - 2^-24.
+    let mut rng = game_rng(9, 9);
+    let n = 100_000;
+    let hits = (0..n).filter(|_| rng.random::<f32>() < w).count();
+    let share = hits as f64 / f64::from(n);
+    assert!((share - chance_below_f32(w)).abs() < 0.01, "{share}");
 }

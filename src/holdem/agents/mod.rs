@@ -118,7 +118,7 @@ impl Agent for AgentKind {
         match self {
             AgentKind::Random => random_action(&legal, rng),
             AgentKind::Station => passive(&legal),
-            AgentKind::Tag => tag(view, &legal, rng, &TagParams::DEFAULT),
+            AgentKind::Tag => tag(view, &legal, rng, &TagParams::DEFAULT, &mut None),
             AgentKind::PushFold => pushfold(view, &legal, &PushFoldParams::DEFAULT),
         }
     }
@@ -160,17 +160,33 @@ impl AgentSpec {
     /// A built-in agent's action (`None` for an external agent).
     #[inline]
     pub fn act_builtin(&self, view: &View<'_>, rng: &mut GameRng) -> Option<Action> {
+        self.act_builtin_drawn(view, rng, &mut None)
+    }
+
+    /// A built-in agent's action, and in `drawn` the probabilities it drew
+    /// it from when it drew among actions (`tag`'s c-bets and bluffs, a
+    /// chart's weighted ranges; the `random` agent's draw is known by its
+    /// name instead): what the action correction needs.
+    #[inline]
+    pub fn act_builtin_drawn(
+        &self,
+        view: &View<'_>,
+        rng: &mut GameRng,
+        drawn: &mut Option<Mix>,
+    ) -> Option<Action> {
         let legal = view.legal();
         Some(match self {
             AgentSpec::Builtin(AgentKind::Random) => random_action(&legal, rng),
             AgentSpec::Builtin(AgentKind::Station) => passive(&legal),
-            AgentSpec::Builtin(AgentKind::Tag) => tag(view, &legal, rng, &TagParams::DEFAULT),
+            AgentSpec::Builtin(AgentKind::Tag) => {
+                tag(view, &legal, rng, &TagParams::DEFAULT, drawn)
+            }
             AgentSpec::Builtin(AgentKind::PushFold) => {
                 pushfold(view, &legal, &PushFoldParams::DEFAULT)
             }
-            AgentSpec::Tag(p, _) => tag(view, &legal, rng, p),
+            AgentSpec::Tag(p, _) => tag(view, &legal, rng, p, drawn),
             AgentSpec::PushFold(p, _) => pushfold(view, &legal, p),
-            AgentSpec::Chart(c) => c.act(view, &legal, rng),
+            AgentSpec::Chart(c) => c.act(view, &legal, rng, drawn),
             AgentSpec::External(_) => return None,
         })
     }
@@ -343,8 +359,15 @@ pub fn equity_vs_random(
 /// bets two thirds of the pot with 70%+ equity against the live opponents'
 /// random hands, calls when its equity beats the pot odds by 5 points, else
 /// checks or folds. `cbet` and `bluff` (0 by default, and then no random
-/// draw is made) bet some of the checks.
-fn tag(view: &View<'_>, legal: &Legal, rng: &mut GameRng, p: &TagParams) -> Action {
+/// draw is made) bet some of the checks; `drawn` then gets the chances of
+/// that draw.
+fn tag(
+    view: &View<'_>,
+    legal: &Legal,
+    rng: &mut GameRng,
+    p: &TagParams,
+    drawn: &mut Option<Mix>,
+) -> Action {
     let bb = view.big_blind();
     let game = view.game();
     if view.street() == Street::Preflop {
@@ -397,6 +420,20 @@ fn tag(view: &View<'_>, legal: &Legal, rng: &mut GameRng, p: &TagParams) -> Acti
             let cbet = p.cbet > 0.0
                 && view.street() == Street::Flop
                 && view.preflop_aggressor() == Some(view.seat());
+            // Bets when the c-bet draw passes, else when the bluff draw
+            // does: a chance of c + (1 - c) b.
+            let c = if cbet {
+                mixed::chance_below_f64(p.cbet)
+            } else {
+                0.0
+            };
+            let b = if p.bluff > 0.0 {
+                mixed::chance_below_f64(p.bluff)
+            } else {
+                0.0
+            };
+            let bets = c + (1.0 - c) * b;
+            *drawn = Mix::of_actions(&[(raise_to(legal, bet), bets), (Action::Check, 1.0 - bets)]);
             if (cbet && rng.random::<f64>() < p.cbet)
                 || (p.bluff > 0.0 && rng.random::<f64>() < p.bluff)
             {

@@ -13,13 +13,13 @@
 //!
 //! Which strategies are known: the built-in `random` agent draws a kind of
 //! action uniformly (fold when it may, check or call, raise when it may),
-//! then a raise size uniformly over the legal range. `station` and
-//! `pushfold` never draw, and `tag`'s only draws are its own Monte Carlo
-//! estimates, after which its action is fixed: for them there is nothing
-//! to correct. An agent the user brings is corrected at the decisions it
-//! answers with probabilities (a mixed answer, [`Mix`]), which cardsim
-//! draws from; its other actions are not corrected (which costs variance,
-//! never bias).
+//! then a raise size uniformly over the legal range ([`Policy`]). `tag`'s
+//! c-bets and bluffs and a chart's weighted ranges are draws too, and the
+//! agent reports their chances as a [`Mix`] at each such decision;
+//! `station` and `pushfold` never draw. An agent the user brings is
+//! corrected at the decisions it answers with probabilities (a mixed
+//! answer, also a [`Mix`]), which cardsim draws from; its other actions
+//! are not corrected (which costs variance, never bias).
 //!
 //! The mean over a raise's sizes is exact without valuing every size:
 //! between the sizes at which another seat's stack runs out, the matched
