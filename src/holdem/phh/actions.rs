@@ -54,7 +54,9 @@ fn each_card(w: &str, mut f: impl FnMut(Card) -> Result<(), String>) -> Result<(
 /// Parses one PHH action of a hand with `n` players of `game` (Omaha: any
 /// hand size, up to 6 hole cards).
 pub(super) fn parse_action(text: &str, n: usize, game: Game) -> Result<Parsed, String> {
-    let body = text.split('#').next().unwrap_or("");
+    // What comes before a comment, found by a byte loop: an action is a
+    // few bytes, too short for the general searcher to pay for itself.
+    let body = &text[..text.bytes().position(|b| b == b'#').unwrap_or(text.len())];
     // At most four words make an action; a fifth is kept only to refuse
     // the line (no allocation: this runs for every action read).
     let mut slots = [""; 5];

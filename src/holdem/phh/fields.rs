@@ -158,7 +158,7 @@ fn fast(text: &str) -> Option<Fields<'_>> {
         }
         let (key, rest) = line.split_at(key_len);
         let rest = skip_ws(rest).strip_prefix('=')?;
-        let (value, rest) = value(skip_ws(rest), true)?;
+        let (value, rest) = value(skip_ws(rest))?;
         let rest = skip_ws(rest);
         if !(rest.is_empty() || rest.starts_with('#') && comment_ok(rest)) {
             return None;
@@ -186,8 +186,41 @@ fn comment_ok(s: &str) -> bool {
 }
 
 /// One value at the start of `s` (which ends where its line ends), and
-/// what follows it.
-fn value(s: &str, top: bool) -> Option<(Val<'_>, &str)> {
+/// what follows it: an array of [`item`]s, or one.
+fn value(s: &str) -> Option<(Val<'_>, &str)> {
+    match s.strip_prefix('[') {
+        Some(body) => array(body, s),
+        None => item(s),
+    }
+}
+
+/// An array's items, `body` what follows its `[` on the line `line`. An
+/// array in an array goes to the `toml` crate ([`item`] refuses it).
+fn array<'t>(body: &'t str, line: &str) -> Option<(Val<'t>, &'t str)> {
+    // Room for every item on the line (`line` ends with its line; a comma
+    // inside a string only adds room to spare).
+    let commas = line.bytes().filter(|&b| b == b',').count();
+    let mut items = Vec::with_capacity(commas + 1);
+    let mut rest = skip_ws(body);
+    loop {
+        if let Some(r) = rest.strip_prefix(']') {
+            return Some((Val::Array(items), r));
+        }
+        let (v, r) = item(rest)?;
+        items.push(v);
+        rest = skip_ws(r);
+        match rest.as_bytes().first()? {
+            b',' => rest = skip_ws(&rest[1..]),
+            b']' => {}
+            _ => return None,
+        }
+    }
+}
+
+/// One string or bare scalar at the start of `s`, and what follows it
+/// (inlined into [`array`]'s loop: arrays hold most of a hand's values).
+#[inline]
+fn item(s: &str) -> Option<(Val<'_>, &str)> {
     let first = *s.as_bytes().first()?;
     match first {
         b'\'' | b'"' if s.as_bytes().get(1..3) == Some(&[first, first]) => {
@@ -206,26 +239,6 @@ fn value(s: &str, top: bool) -> Option<(Val<'_>, &str)> {
                 return None;
             }
             Some((Val::Str(Cow::Borrowed(inner)), rest))
-        }
-        b'[' if top => {
-            // Room for every item on the line (`s` ends with its line; a
-            // comma inside a string only adds room to spare).
-            let commas = s.bytes().filter(|&b| b == b',').count();
-            let mut items = Vec::with_capacity(commas + 1);
-            let mut rest = skip_ws(&s[1..]);
-            loop {
-                if let Some(r) = rest.strip_prefix(']') {
-                    return Some((Val::Array(items), r));
-                }
-                let (v, r) = value(rest, false)?;
-                items.push(v);
-                rest = skip_ws(r);
-                match rest.as_bytes().first()? {
-                    b',' => rest = skip_ws(&rest[1..]),
-                    b']' => {}
-                    _ => return None,
-                }
-            }
         }
         _ => {
             let len = s
@@ -277,6 +290,31 @@ fn plain_text(inner: &[u8], quote: u8) -> bool {
 
 /// A bare scalar: a boolean, an integer, a decimal, `inf`, or a local time.
 fn scalar(w: &str) -> Option<Val<'_>> {
+    plain_number(w).or_else(|| general_scalar(w))
+}
+
+/// The numbers PHH files are made of, read in one pass: digits (a whole
+/// number below 10^18, as an i64), or digits, a point and digits (kept as
+/// text), with no sign, underscore or leading zero. `None` for anything
+/// else, which [`general_scalar`] reads (and reads these the same: tested).
+#[inline]
+fn plain_number(w: &str) -> Option<Val<'_>> {
+    let b = w.as_bytes();
+    let int_len = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if int_len == 0 || int_len > 18 || (int_len > 1 && b[0] == b'0') {
+        return None;
+    }
+    let Some((&point, frac)) = b[int_len..].split_first() else {
+        let v = b.iter().fold(0i64, |v, &c| v * 10 + i64::from(c - b'0'));
+        return Some(Val::Int(v));
+    };
+    (point == b'.' && !frac.is_empty() && frac.iter().all(u8::is_ascii_digit))
+        .then_some(Val::Num(Cow::Borrowed(w)))
+}
+
+/// Any bare scalar: a boolean, an integer (underscores, a sign, beyond
+/// i64), a decimal, `inf`, or a local time.
+fn general_scalar(w: &str) -> Option<Val<'_>> {
     match w {
         "true" => return Some(Val::Bool(true)),
         "false" => return Some(Val::Bool(false)),
@@ -413,6 +451,56 @@ mod tests {
             "a = { b = 1 }\n",
         ] {
             same(other, false);
+        }
+    }
+
+    #[test]
+    fn plain_numbers_read_as_any_scalar_does() {
+        let mut read = 0;
+        for w in [
+            "0",
+            "7",
+            "10",
+            "400",
+            "999999999999999999",
+            "1000000000000000000",
+            "0.50",
+            "200.30",
+            "12.5",
+            "00",
+            "01",
+            "0.",
+            ".5",
+            "1.2.3",
+            "1_000",
+            "+1",
+            "-2",
+            "1e5",
+            "inf",
+            "1:2",
+            "12:30:05",
+            "true",
+            "",
+            "5a",
+            "0.5_0",
+            "3.x",
+        ] {
+            if let Some(v) = plain_number(w) {
+                assert_eq!(Some(v), general_scalar(w), "{w:?}");
+                read += 1;
+            }
+        }
+        assert_eq!(read, 8);
+    }
+
+    proptest::proptest! {
+        /// Words of digits, points and a few other characters: whatever
+        /// the one-pass reader takes, the general one reads the same.
+        #[test]
+        fn generated_plain_numbers_read_alike(w in "[0-9]{0,20}[._+-]?[0-9]{0,4}") {
+            if let Some(v) = plain_number(&w) {
+                proptest::prop_assert_eq!(Some(v), general_scalar(&w));
+            }
         }
     }
 
