@@ -62,7 +62,10 @@ pub struct StatsArgs {
 }
 
 /// Sections read per batch: a batch is replayed while the next is read.
-const BATCH: usize = 4096;
+/// A batch's text is about a megabyte for the dataset's hands: enough work
+/// to share among the cores, and its buffers, touched for the first time,
+/// cost fewer page faults than 4,096 sections' (3.6% of a `-j 1` run).
+const BATCH: usize = 1024;
 
 /// Refusals shown by name (the rest are counted by cause).
 const SHOWN_REFUSALS: usize = 5;
