@@ -307,6 +307,7 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
         estimates: Estimates {
             corrections: args.corrections,
             learned: None,
+            strength: false,
         },
         variant,
     };

@@ -17,6 +17,7 @@
 //! | cards | [`DEAL_SALT`] | the button, each seat's stack (seat order), then a partial Fisher-Yates shuffle of the 2P + 5 cards dealt |
 //! | seat `s`'s choices (from 0) | [`CHOICE_SALT`] + s | every random choice of the built-in agent playing seat `s` |
 //! | all-in equity | [`EQUITY_SALT`] | the boards sampled for a multiway all-in (fresh for each hand of a deal group) |
+//! | strength features | [`STRENGTH_SALT`] | with a learned baseline: the boards sampled for the flop's and turn's means (fresh for each hand of a deal group) |
 //! | external agents' seed | [`AGENT_SEED_SALT`] + s | not a stream: `mix64(k ^ (AGENT_SEED_SALT + s))` is the view's `seed` for seat `s` |
 //!
 //! So the cards of hand `i` depend on `(seed, i)` and the table's options
@@ -36,6 +37,7 @@ pub use super::duplicate::Duplicate;
 
 use super::agents::{AgentKind, AgentSpec, AgentView, External, Mix, Reply, Session};
 use super::correction::baseline::{Baseline, Features, Fit};
+use super::correction::strength::{strength_features, StrengthFeatures};
 use super::correction::{action_correction, chance_correction, ChanceCorrection, Policy};
 use super::equity::allin::{all_in_equity, AllInEquity, MAX_SEATS};
 use super::eval::category;
@@ -171,6 +173,9 @@ pub struct Estimates {
     pub corrections: bool,
     /// The learned baseline (estimator `learned`), fitted before the run.
     pub learned: Option<Arc<Learned>>,
+    /// Whether the hands' strength features are computed (for the learned
+    /// baseline: set by [`HoldemGame::calibrate`]).
+    pub strength: bool,
 }
 
 /// The learned baseline's weights, one [`Baseline`] per role: an agent
@@ -183,10 +188,13 @@ pub struct Learned {
 }
 
 /// The corrections of one played hand, per seat, in chips.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Corrections {
     pub chance: ChanceCorrection,
     pub action: [f64; MAX_SEATS],
+    /// Per seat, the strength features of the learned baseline (empty
+    /// unless it is fitted or used).
+    pub strength: Vec<StrengthFeatures>,
     /// The learned baseline's correction (its weights on the chance and
     /// action corrections' parts, and the starting hands), or zeros
     /// without one.
@@ -254,19 +262,22 @@ pub const ESTIMATORS: [Estimator; 5] = [
     },
     Estimator {
         name: "chance",
-        value: |p, s| net(&p.hand, s) as f64 - p.corrections.map_or(0.0, |c| c.chance.chips[s]),
+        value: |p, s| {
+            net(&p.hand, s) as f64 - p.corrections.as_ref().map_or(0.0, |c| c.chance.chips[s])
+        },
     },
     Estimator {
         name: "chance_action",
         value: |p, s| {
             net(&p.hand, s) as f64
                 - p.corrections
+                    .as_ref()
                     .map_or(0.0, |c| c.chance.chips[s] + c.action[s])
         },
     },
     Estimator {
         name: "learned",
-        value: |p, s| net(&p.hand, s) as f64 - p.corrections.map_or(0.0, |c| c.learned[s]),
+        value: |p, s| net(&p.hand, s) as f64 - p.corrections.as_ref().map_or(0.0, |c| c.learned[s]),
     },
 ];
 
@@ -278,6 +289,10 @@ pub const BASE_ESTIMATORS: usize = 2;
 /// (a sampled value keeps the estimate unbiased; at this size it adds
 /// nothing measurable to its variance, docs/duplicate.md).
 pub const CORRECTION_TRIALS: u32 = 200;
+
+/// Boards the strength features sample their flop means from, and their
+/// turn's `chips` means (docs/duplicate.md).
+pub const STRENGTH_TRIALS: u32 = 24;
 
 /// All-in equity's default precision (`--allin-trials`): every flop and
 /// turn all-in enumerated, a multiway preflop one sampled.
@@ -338,6 +353,7 @@ impl HoldemGame {
     pub fn calibrate(&mut self, seed: u64, groups: u64) {
         self.estimates.corrections = true;
         self.estimates.learned = None;
+        self.estimates.strength = true;
         let n = self.players();
         let labels = self.agent_labels().len();
         let mut fits = vec![Fit::new(n == 2); labels * n];
@@ -350,13 +366,13 @@ impl HoldemGame {
                 continue;
             };
             for (played, seating) in record.hands.iter().zip(&scratch.seatings) {
-                let Some(c) = played.corrections else {
+                let Some(c) = &played.corrections else {
                     continue;
                 };
                 let button = played.hand.config().button;
                 for (s, &at) in seating.iter().enumerate() {
                     let role = scratch.label_of[at] * n + (s + n - button) % n;
-                    let f = Features::of(&played.hand, s, &c.chance, c.action[s]);
+                    let f = Features::of(&played.hand, s, &c.chance, c.action[s], &c.strength);
                     fits[role].add((g % 2) as usize, &f, net(&played.hand, s) as f64);
                 }
             }
@@ -612,18 +628,30 @@ impl HoldemGame {
         let action = action_correction(hand, &policies[..n], mixes, CORRECTION_TRIALS, &mut rng)
             .expect("the simulator plays hold'em hands that replay")
             .chips;
+        let strength = if self.estimates.strength {
+            strength_features(
+                hand,
+                &chance,
+                STRENGTH_TRIALS,
+                &mut substream(key, STRENGTH_SALT),
+            )
+            .expect("the simulator plays hold'em hands that replay")
+        } else {
+            Vec::new()
+        };
         let mut learned = [0.0; MAX_SEATS];
         if let Some(model) = &self.estimates.learned {
             let button = hand.config().button;
             for (s, &at) in seating.iter().enumerate() {
                 let role = label_of[at] * n + (s + n - button) % n;
-                let f = Features::of(hand, s, &chance, action[s]);
+                let f = Features::of(hand, s, &chance, action[s], &strength);
                 learned[s] = model.roles[role].correction(&f);
             }
         }
         Corrections {
             chance,
             action,
+            strength,
             learned,
         }
     }
@@ -845,6 +873,9 @@ pub const CHOICE_SALT: u64 = 0x6368_6f69_6365_7300;
 pub const EQUITY_SALT: u64 = 0x6571_7569_7479_5f5f;
 /// Salt of the stream the corrections sample their values from.
 pub const CORRECTION_SALT: u64 = 0x636f_7272_6563_7421;
+/// Salt of the stream the strength features sample the flop from
+/// ("strength").
+pub const STRENGTH_SALT: u64 = 0x7374_7265_6e67_7468;
 /// Salt of the calibration stream's seed (the learned baseline's hands).
 pub const CALIBRATION_SALT: u64 = 0x6361_6c69_6272_6174;
 /// Salt of the seed external agents get at seat 0; seat `s` adds `s`

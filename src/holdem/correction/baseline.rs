@@ -27,6 +27,7 @@
 //! small bias.
 
 use super::chance::ChanceCorrection;
+use super::strength::{StrengthFeatures, STRENGTH};
 use crate::cards::Card;
 use crate::holdem::table::HandState;
 
@@ -36,6 +37,11 @@ pub const CLASSES: usize = 169;
 pub const DEALS: usize = 4;
 /// The weighted luck: the four deal parts and the action correction.
 const LUCK: usize = DEALS + 1;
+/// Every weighted feature but the classes: the luck, then the seat's and
+/// (heads-up) its opponent's strength features.
+const DENSE: usize = LUCK + STRENGTH2;
+/// The seat's and its opponent's strength features.
+const STRENGTH2: usize = 2 * STRENGTH;
 
 /// The class of a starting hand, `0..169`: with ranks `hi >= lo` (2 = 0,
 /// ace = 12), a pair is `hi * 13 + hi`, a suited hand `hi * 13 + lo`, an
@@ -72,25 +78,49 @@ pub struct Features {
     pub own: usize,
     /// Heads-up, the opponent's class.
     pub opponent: Option<usize>,
+    /// The seat's strength features ([`super::strength`]), zeros without.
+    pub strength: StrengthFeatures,
+    /// Heads-up, the opponent's; zeros otherwise.
+    pub opponent_strength: StrengthFeatures,
 }
 
 impl Features {
-    /// The dense features: the deal parts, then the action correction.
-    fn luck(&self) -> [f64; LUCK] {
-        let [a, b, c, d] = self.by_deal;
-        [a, b, c, d, self.action]
+    /// The dense features: the deal parts, the action correction, then
+    /// the seat's and its opponent's strength features.
+    fn dense(&self) -> [f64; DENSE] {
+        let mut out = [0.0; DENSE];
+        out[..DEALS].copy_from_slice(&self.by_deal);
+        out[DEALS] = self.action;
+        out[LUCK..LUCK + STRENGTH].copy_from_slice(&self.strength);
+        out[LUCK + STRENGTH..].copy_from_slice(&self.opponent_strength);
+        out
     }
 
     /// Seat `seat`'s features in a finished hold'em hand whose chance
-    /// correction is `chance`.
-    pub fn of(hand: &HandState, seat: usize, chance: &ChanceCorrection, action: f64) -> Features {
+    /// correction is `chance`, with every seat's `strength` features (or
+    /// none).
+    pub fn of(
+        hand: &HandState,
+        seat: usize,
+        chance: &ChanceCorrection,
+        action: f64,
+        strength: &[StrengthFeatures],
+    ) -> Features {
         let seats = hand.seats();
         let class = |s: usize| hand_class([seats[s].hole[0], seats[s].hole[1]]);
+        let heads_up = seats.len() == 2;
+        let of = |s: usize| strength.get(s).copied().unwrap_or([0.0; STRENGTH]);
         Features {
             by_deal: chance.by_deal.map(|d| d[seat]),
             action,
             own: class(seat),
-            opponent: (seats.len() == 2).then(|| class(1 - seat)),
+            opponent: heads_up.then(|| class(1 - seat)),
+            strength: of(seat),
+            opponent_strength: if heads_up {
+                of(1 - seat)
+            } else {
+                [0.0; STRENGTH]
+            },
         }
     }
 }
@@ -98,8 +128,9 @@ impl Features {
 /// The fitted weights of one role (an agent in one seat position).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Baseline {
-    /// The deal parts' weights, then the action correction's.
-    luck: [f64; LUCK],
+    /// The deal parts' weights, the action correction's, then the
+    /// strength features'.
+    dense: [f64; DENSE],
     own: Vec<f64>,
     opponent: Vec<f64>,
     /// `Σ p(c) own[c]` and the same for `opponent`: the classes' weights
@@ -111,7 +142,7 @@ pub struct Baseline {
 impl Baseline {
     /// The correction to subtract from the seat's result.
     pub fn correction(&self, f: &Features) -> f64 {
-        let mut c: f64 = self.luck.iter().zip(f.luck()).map(|(w, x)| w * x).sum();
+        let mut c: f64 = self.dense.iter().zip(f.dense()).map(|(w, x)| w * x).sum();
         c += self.own[f.own] - self.own_mean;
         if let Some(o) = f.opponent {
             if !self.opponent.is_empty() {
@@ -124,7 +155,9 @@ impl Baseline {
     /// The weights of the chance correction's parts and of the action
     /// correction (1 each would be the estimator `chance_action`).
     pub fn luck_weights(&self) -> [f64; LUCK] {
-        self.luck
+        let mut out = [0.0; LUCK];
+        out.copy_from_slice(&self.dense[..LUCK]);
+        out
     }
 }
 
@@ -181,9 +214,23 @@ impl Moments {
 /// drops the classes).
 const PENALTIES: [f64; 8] = [0.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 1e12];
 
+/// Ridge penalties tried for the strength features, as a fraction of
+/// their mean sum of squares: the first drops them (the fit of the luck
+/// and the classes alone); a feature with the mean sum of squares keeps
+/// `1 / (1 + penalty)` of its weight, a rarer one less.
+const STRENGTH_PENALTIES: [f64; 5] = [1e12, 0.001, 0.01, 0.1, 1.0];
+
+/// The ridge penalties of a fit: the classes' in hands, the strength
+/// features' as a fraction of their mean sum of squares.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Penalty {
+    pub classes: f64,
+    pub strength: f64,
+}
+
 impl Fit {
     pub fn new(heads_up: bool) -> Fit {
-        let dims = 1 + LUCK + CLASSES * if heads_up { 2 } else { 1 };
+        let dims = 1 + DENSE + CLASSES * if heads_up { 2 } else { 1 };
         Fit {
             heads_up,
             dims,
@@ -198,10 +245,17 @@ impl Fit {
     /// The nonzero columns of one hand: (column, value).
     fn row(&self, f: &Features) -> Vec<(usize, f64)> {
         let mut row = vec![(0, 1.0)];
-        row.extend(f.luck().iter().enumerate().map(|(k, &x)| (1 + k, x)));
-        row.push((1 + LUCK + f.own, 1.0));
+        let dense = f.dense();
+        row.extend(
+            dense
+                .iter()
+                .enumerate()
+                .filter(|&(_, &x)| x != 0.0)
+                .map(|(k, &x)| (1 + k, x)),
+        );
+        row.push((1 + DENSE + f.own, 1.0));
         if let (true, Some(o)) = (self.heads_up, f.opponent) {
-            row.push((1 + LUCK + CLASSES + o, 1.0));
+            row.push((1 + DENSE + CLASSES + o, 1.0));
         }
         row
     }
@@ -225,7 +279,7 @@ impl Fit {
     /// Weights fitted on `moments` with the class weights penalised by
     /// `penalty` (and a tiny ridge on every weight, so that classes never
     /// seen and the intercept shared with the indicators stay defined).
-    fn weights(&self, moments: &[&Moments], penalty: f64) -> Vec<f64> {
+    fn weights(&self, moments: &[&Moments], penalty: Penalty) -> Vec<f64> {
         let n = self.dims;
         let mut a = vec![0.0; n * n];
         let mut b = vec![0.0; n];
@@ -233,20 +287,47 @@ impl Fit {
             a.iter_mut().zip(&m.xtx).for_each(|(x, y)| *x += y);
             b.iter_mut().zip(&m.xty).for_each(|(x, y)| *x += y);
         }
+        // The strength features' ridge: a fraction of their mean sum of
+        // squares, the same for each, so that a bucket seen in few hands
+        // is shrunk most.
+        let strength = (1 + LUCK..=DENSE).map(|i| a[i * n + i]).sum::<f64>() / STRENGTH2 as f64;
         for i in 0..n {
-            let ridge = if i > LUCK { penalty } else { 0.0 };
+            let ridge = if i > DENSE {
+                penalty.classes
+            } else if i > LUCK {
+                penalty.strength * strength
+            } else {
+                0.0
+            };
             a[i * n + i] += ridge + 1e-6;
         }
         cholesky_solve(&mut a, &b, n)
     }
 
-    /// The penalty that predicts each half best from the other.
-    pub fn penalty(&self) -> f64 {
+    /// The error of predicting each half from the other.
+    fn cross_error(&self, penalty: Penalty) -> f64 {
         let [a, b] = &self.halves;
-        let mut best = (f64::INFINITY, PENALTIES[0]);
-        for penalty in PENALTIES {
-            let err =
-                b.residual(&self.weights(&[a], penalty)) + a.residual(&self.weights(&[b], penalty));
+        b.residual(&self.weights(&[a], penalty)) + a.residual(&self.weights(&[b], penalty))
+    }
+
+    /// The penalties that predict each half best from the other: the
+    /// classes' first (without the strength features), then the strength
+    /// features' (dropping them is one of the choices).
+    pub fn penalty(&self) -> Penalty {
+        let mut best = (f64::INFINITY, Penalty::default());
+        for classes in PENALTIES {
+            let penalty = Penalty {
+                classes,
+                strength: STRENGTH_PENALTIES[0],
+            };
+            let err = self.cross_error(penalty);
+            if err < best.0 {
+                best = (err, penalty);
+            }
+        }
+        for &strength in &STRENGTH_PENALTIES[1..] {
+            let penalty = Penalty { strength, ..best.1 };
+            let err = self.cross_error(penalty);
             if err < best.0 {
                 best = (err, penalty);
             }
@@ -254,12 +335,12 @@ impl Fit {
         best.1
     }
 
-    /// The weights of both halves with the cross-validated penalty.
+    /// The weights of both halves with the cross-validated penalties.
     pub fn solve(&self) -> Baseline {
         let w = self.weights(&[&self.halves[0], &self.halves[1]], self.penalty());
-        let own: Vec<f64> = w[1 + LUCK..1 + LUCK + CLASSES].to_vec();
+        let own: Vec<f64> = w[1 + DENSE..1 + DENSE + CLASSES].to_vec();
         let opponent: Vec<f64> = if self.heads_up {
-            w[1 + LUCK + CLASSES..].to_vec()
+            w[1 + DENSE + CLASSES..].to_vec()
         } else {
             Vec::new()
         };
@@ -270,7 +351,11 @@ impl Fit {
                 .sum()
         };
         Baseline {
-            luck: [w[1], w[2], w[3], w[4], w[5]],
+            dense: {
+                let mut d = [0.0; DENSE];
+                d.copy_from_slice(&w[1..=DENSE]);
+                d
+            },
             own_mean: mean(&own),
             opponent_mean: mean(&opponent),
             own,
@@ -361,15 +446,21 @@ mod tests {
                 action: rng.random_range(-5.0..5.0),
                 own: rng.random_range(0..CLASSES),
                 opponent: Some(rng.random_range(0..CLASSES)),
+                strength: [0.0; STRENGTH],
+                opponent_strength: [0.0; STRENGTH],
             };
             let y: f64 = 10.0
-                + f.luck().iter().zip(&truth).map(|(x, w)| x * w).sum::<f64>()
+                + f.dense()
+                    .iter()
+                    .zip(&truth)
+                    .map(|(x, w)| x * w)
+                    .sum::<f64>()
                 + own_value(f.own);
             fit.add(k % 2, &f, y);
             hands.push((f, y));
         }
         // Noise-free classes are best kept whole.
-        assert_eq!(fit.penalty(), 0.0);
+        assert_eq!(fit.penalty().classes, 0.0);
         let b = fit.solve();
         for (w, t) in b.luck_weights().iter().zip(&truth) {
             assert!((w - t).abs() < 1e-4, "{w} vs {t}");
@@ -394,11 +485,13 @@ mod tests {
                 action: 0.0,
                 own: rng.random_range(0..CLASSES),
                 opponent: None,
+                strength: [0.0; STRENGTH],
+                opponent_strength: [0.0; STRENGTH],
             };
             let y = 2.0 * f.by_deal[0] + rng.random_range(-100.0..100.0);
             fit.add(k % 2, &f, y);
         }
-        assert!(fit.penalty() >= 100.0, "{}", fit.penalty());
+        assert!(fit.penalty().classes >= 100.0, "{:?}", fit.penalty());
         let b = fit.solve();
         assert!(
             (b.luck_weights()[0] - 2.0).abs() < 0.5,

@@ -61,6 +61,11 @@ pub struct ChanceCorrection {
     /// The same by deal: the hole cards, flop, turn and river (0 for deals
     /// that did not happen); they add up to `chips`.
     pub by_deal: [[f64; MAX_SEATS]; 4],
+    /// Each seat's expected chips from the pots just after each deal (the
+    /// value's first term, before the chips put in are taken off): 0 for
+    /// deals that did not happen. The strength features
+    /// ([`super::strength`]) weigh these by the seat's bucket.
+    pub after: [[f64; MAX_SEATS]; 4],
     /// Whether every value was counted exactly (else some were sampled).
     pub exact: bool,
 }
@@ -148,6 +153,7 @@ pub fn chance_correction(
     let holes: Vec<[Card; 2]> = seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
     let board = hand.board();
     let mut by_deal = [[0.0; MAX_SEATS]; 4];
+    let mut after_deal = [[0.0; MAX_SEATS]; 4];
     let mut exact = true;
     // The hole cards: nothing was known before them.
     let first = &deals[0];
@@ -166,6 +172,7 @@ pub fn chance_correction(
         moments.extend(deals.get(k + 1).map(Deal::chips));
         let (values, all_exact) = expected_payouts(&holes, after, &moments, trials, rng);
         exact &= all_exact;
+        after_deal[k] = values[0];
         for s in 0..MAX_SEATS {
             by_deal[k][s] += values[0][s];
             if let Some(next) = values.get(1) {
@@ -182,6 +189,7 @@ pub fn chance_correction(
     Ok(ChanceCorrection {
         chips,
         by_deal,
+        after: after_deal,
         exact,
     })
 }

@@ -5,12 +5,15 @@
 //!   correction with a check-down value);
 //! - [`action`]: the luck of a mixed strategy's draws, where the
 //!   probabilities are known (AIVAT's action correction);
+//! - [`strength`]: what each deal made of a seat's hand, in buckets, for
+//!   the learned baseline;
 //! - [`baseline`]: learned weights for the chance correction's parts and
 //!   the starting hands (MIVAT's learned value analysis).
 
 pub mod action;
 pub mod baseline;
 pub mod chance;
+pub mod strength;
 pub mod value;
 
 pub use action::{action_correction, ActionCorrection, Policy};
