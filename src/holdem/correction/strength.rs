@@ -46,7 +46,7 @@ use crate::holdem::table::HandState;
 use crate::rng::GameRng;
 
 /// Made-hand buckets, see [`bucket`].
-pub const BUCKETS: usize = 11;
+pub const BUCKETS: usize = 15;
 /// The deals with features: flop and turn (the river's explained little of
 /// what was left, docs/duplicate.md).
 pub const STREETS: usize = 2;
@@ -58,11 +58,14 @@ pub const STRENGTH: usize = STREETS * 2 * BUCKETS;
 /// happen and while the seat is folded).
 pub type StrengthFeatures = [f64; STRENGTH];
 
-/// The bucket of `hole` on `board` (3 to 5 cards), 0 to 10: high card 0;
-/// a pair only on the board 1; a pair of a hole card below the board's
-/// top rank, or a pocket pair below it, 2; top pair 3; an overpair 4; two
-/// pair with a pair on the board 5, from both hole cards 6; three of a
-/// kind 7, a straight 8, a flush 9, a full house or better 10.
+/// The bucket of `hole` on `board` (3 to 5 cards), 0 to 14: high card
+/// 0, with a flush draw 1; a pair on the board only 2; a pair of a hole
+/// card below the board's second rank, or a pocket pair below its top, 3;
+/// second pair 4; top pair with a kicker below ten 5, ten or better 6; an
+/// overpair 7; a pair of 3 or 4 with a flush draw 8; two pair with a pair
+/// on the board 9, from both hole cards 10; three of a kind 11, a straight
+/// 12, a flush 13, a full house or better 14. (A flush draw: four cards of
+/// a suit, one of them a hole card, with a card to come.)
 pub fn bucket(hole: [Card; 2], board: &[Card]) -> usize {
     let strength = Hand::from_cards(board)
         .combine(Hand::from_cards(&hole))
@@ -70,26 +73,49 @@ pub fn bucket(hole: [Card; 2], board: &[Card]) -> usize {
     bucket_of(hole, board, strength)
 }
 
+/// Whether `hole` on `board` is a flush draw (see [`bucket`]).
+fn flush_draw(hole: [Card; 2], board: &[Card]) -> bool {
+    board.len() < 5
+        && hole.iter().any(|h| {
+            let suited = |c: &&Card| c.suit() == h.suit();
+            hole.iter().filter(suited).count() + board.iter().filter(suited).count() == 4
+        })
+}
+
 /// [`bucket`] for the seat's strength on that board, already evaluated.
 fn bucket_of(hole: [Card; 2], board: &[Card], strength: Strength) -> usize {
     let (a, b) = (hole[0].rank(), hole[1].rank());
     let top = board.iter().map(|c| c.rank()).max();
+    let second = board
+        .iter()
+        .map(|c| c.rank())
+        .filter(|&r| Some(r) != top)
+        .max();
     match category(strength) {
+        Category::HighCard if flush_draw(hole, board) => 1,
         Category::HighCard => 0,
-        Category::Pair if a == b => {
-            if Some(a) > top {
-                4
-            } else {
-                2
-            }
-        }
         Category::Pair => {
             let on_board = |r| board.iter().any(|c| c.rank() == r);
-            match (on_board(a), on_board(b)) {
-                (true, _) if Some(a) == top => 3,
-                (_, true) if Some(b) == top => 3,
-                (false, false) => 1,
-                _ => 2,
+            let k = if a == b {
+                if Some(a) > top {
+                    7
+                } else {
+                    3
+                }
+            } else {
+                match (on_board(a), on_board(b)) {
+                    (false, false) => 2,
+                    (true, _) if Some(a) == top => 5 + usize::from(b.index() >= 8),
+                    (_, true) if Some(b) == top => 5 + usize::from(a.index() >= 8),
+                    (true, _) if Some(a) == second => 4,
+                    (_, true) if Some(b) == second => 4,
+                    _ => 3,
+                }
+            };
+            if (k == 3 || k == 4) && flush_draw(hole, board) {
+                8
+            } else {
+                k
             }
         }
         Category::TwoPair => {
@@ -98,15 +124,15 @@ fn bucket_of(hole: [Card; 2], board: &[Card], strength: Strength) -> usize {
                 .enumerate()
                 .any(|(i, c)| board[i + 1..].iter().any(|d| d.rank() == c.rank()));
             if board_pair {
-                5
+                9
             } else {
-                6
+                10
             }
         }
-        Category::Trips => 7,
-        Category::Straight => 8,
-        Category::Flush => 9,
-        _ => 10,
+        Category::Trips => 11,
+        Category::Straight => 12,
+        Category::Flush => 13,
+        _ => 14,
     }
 }
 

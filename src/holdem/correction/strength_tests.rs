@@ -15,20 +15,26 @@ fn hole(text: &str) -> [Card; 2] {
 #[test]
 fn buckets_name_the_made_hand() {
     let cases = [
-        ("2c 3d", "Ah Ks 9d", 0),    // high card
-        ("4c 5d", "Ks Kh 9d", 1),    // the board's pair
-        ("9c 8d", "Jh Ts 9d", 2),    // bottom pair
-        ("9c 9d", "Jh Ts 2d", 2),    // a pocket pair under the board
-        ("Ah Kd", "Ac 7s 2d", 3),    // top pair
-        ("Qc Qd", "Jh 7s 2d", 4),    // overpair
-        ("Ah Kc", "As 7d 7c", 5),    // two pair, one on the board
-        ("Ah 9c", "As 9d 2c", 6),    // two pair from both hole cards
-        ("7h 7c", "7d Ks 2c", 7),    // a set
-        ("5c 6d", "7h 8s 9c", 8),    // straight
-        ("7h 6h", "Ah Kh 2h", 9),    // flush
-        ("Ah Ac", "As Kd Kc", 10),   // full house
-        ("Ah Kd", "Ac 7s 2d 4h", 3), // top pair on the turn
-        ("3h 2d", "Ac 7s 2c 4h 9s", 2),
+        ("2c 3d", "Ah Ks 9d", 0),       // high card
+        ("2d 3d", "Ad Ks 9d", 1),       // high card, a flush draw
+        ("4c 5d", "Ks Kh 9d", 2),       // the board's pair
+        ("9c 8d", "Jh Ts 9d", 3),       // bottom pair
+        ("9c 9d", "Jh Ts 2d", 3),       // a pocket pair under the board
+        ("Tc 8d", "Jh Ts 9d", 4),       // second pair
+        ("Ah 7d", "Ac 9s 2d", 5),       // top pair, a weak kicker
+        ("Ah Kd", "Ac 7s 2d", 6),       // top pair, a good kicker
+        ("Qc Qd", "Jh 7s 2d", 7),       // overpair
+        ("9h 8h", "Jh Th 9d", 8),       // bottom pair and a flush draw
+        ("Ah Kc", "As 7d 7c", 9),       // two pair, one on the board
+        ("Ah 9c", "As 9d 2c", 10),      // two pair from both hole cards
+        ("7h 7c", "7d Ks 2c", 11),      // a set
+        ("5c 6d", "7h 8s 9c", 12),      // straight
+        ("7h 6h", "Ah Kh 2h", 13),      // flush
+        ("Ah Ac", "As Kd Kc", 14),      // full house
+        ("Ah Kd", "Ac 7s 2d 4h", 6),    // top pair on the turn
+        ("3h 2d", "Ac 7s 2c 4h 9s", 3), // bottom pair on the river
+        ("2d 3d", "Ad Ks 9d 4d", 13),   // the flush made
+        ("2d 3c", "Ad Ks 9d 4d Qd", 13),
     ];
     for (h, b, want) in cases {
         assert_eq!(bucket(hole(h), &cards(b)), want, "{h} on {b}");
