@@ -292,7 +292,7 @@ pub const CORRECTION_TRIALS: u32 = 200;
 
 /// Boards the strength features sample their flop means from, and their
 /// turn's `chips` means (docs/duplicate.md).
-pub const STRENGTH_TRIALS: u32 = 24;
+pub const STRENGTH_TRIALS: u32 = 16;
 
 /// All-in equity's default precision (`--allin-trials`): every flop and
 /// turn all-in enumerated, a multiway preflop one sampled.
