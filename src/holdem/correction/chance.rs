@@ -196,4 +196,4 @@ pub fn chance_correction(
 
 #[cfg(test)]
 #[path = "chance_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -89,7 +89,12 @@ fn checked_down_hands_have_no_luck_left() {
 /// Expected chips of each seat from `pots`, counted the slow way: every
 /// completion of the board from the undealt cards, each hand evaluated from
 /// its seven cards, each pot split evenly among its best hands.
-fn expected_slowly(holes: &[[Card; 2]], live: &[bool], board: &[Card], pots: &[Pot]) -> Vec<f64> {
+pub(crate) fn expected_slowly(
+    holes: &[[Card; 2]],
+    live: &[bool],
+    board: &[Card],
+    pots: &[Pot],
+) -> Vec<f64> {
     let mut used: Vec<Card> = board.to_vec();
     used.extend(holes.iter().flatten());
     let rest: Vec<Card> = deck::standard52()

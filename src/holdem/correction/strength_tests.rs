@@ -1,6 +1,5 @@
 use super::*;
 use crate::cards::parse_cards;
-use crate::holdem::eval::evaluate;
 use crate::rng::game_rng;
 
 fn cards(text: &str) -> Vec<Card> {
@@ -54,47 +53,9 @@ fn three_way() -> (Vec<[Card; 2]>, Vec<bool>, Vec<u64>, Vec<Card>) {
 }
 
 /// Each seat's exact expected chips from the pots on `board` (4 or 5
-/// cards), the slow way: every river, each hand evaluated from its seven
-/// cards.
-fn expected_slowly(holes: &[[Card; 2]], live: &[bool], pots: &[Pot], board: &[Card]) -> [f64; 3] {
-    let used: CardSet = holes.iter().flatten().chain(board).copied().collect();
-    let rivers: Vec<Vec<Card>> = if board.len() == 5 {
-        vec![Vec::new()]
-    } else {
-        CardSet::FULL52
-            .difference(used)
-            .iter()
-            .map(|c| vec![c])
-            .collect()
-    };
-    let mut out = [0.0; 3];
-    for r in &rivers {
-        let full: Vec<Card> = board.iter().chain(r).copied().collect();
-        let strength = |s: usize| {
-            let mut seven = full.clone();
-            seven.extend(holes[s]);
-            evaluate(&seven)
-        };
-        for pot in pots {
-            let best = pot
-                .eligible
-                .iter()
-                .map(|&s| strength(s))
-                .max()
-                .expect("a seat");
-            let winners: Vec<usize> = pot
-                .eligible
-                .iter()
-                .copied()
-                .filter(|&s| strength(s) == best)
-                .collect();
-            for &w in &winners {
-                out[w] += pot.amount as f64 / winners.len() as f64 / rivers.len() as f64;
-            }
-        }
-    }
-    assert!(live.iter().any(|&l| l));
-    out
+/// cards), the slow way of the chance correction's tests.
+fn expected_slowly(holes: &[[Card; 2]], live: &[bool], pots: &[Pot], board: &[Card]) -> Vec<f64> {
+    super::super::chance::tests::expected_slowly(holes, live, board, pots)
 }
 
 #[test]
