@@ -377,9 +377,11 @@ def simulate(
 
     In ``holdem``, ``agents`` may hold agents of your own: a function taking
     a :class:`cardsim.View` and returning an action (``"f"``, ``"cc"``,
-    ``"cbr 300"``), or an object with an ``act(view)`` method. They play
-    in the runner like the built-ins (docs/agents.md, "Python agents"); one
-    that raises ends the run with :class:`cardsim.AgentError`.
+    ``"cbr 300"``) or a ``dict`` of actions to probabilities, which cardsim
+    draws from (``{"cc": 0.7, "cbr 300": 0.3}``), or an object with an
+    ``act(view)`` method. They play in the runner like the built-ins
+    (docs/agents.md, "Python agents"); one that raises ends the run with
+    :class:`cardsim.AgentError`.
 
     >>> import cardsim
     >>> calls = cardsim.simulate("holdem", games=200, seed=1, players=3,
