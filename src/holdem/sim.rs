@@ -209,6 +209,9 @@ pub struct PlayedHand {
     pub corrections: Option<Corrections>,
     /// Pot figures, computed once for the row and the metrics.
     figures: Figures,
+    /// Per seat, the position in `agents` of who sat there (the seat
+    /// itself in plain play).
+    seating: [usize; MAX_SEATS],
 }
 
 /// One game: a hand, or with `--duplicate` a deal group (the deal played
@@ -599,11 +602,14 @@ impl HoldemGame {
             .corrections
             .then(|| self.corrections(&hand, seating, key, &scratch.label_of, &scratch.mixes));
         let figures = figures(&hand);
+        let mut positions = [0; MAX_SEATS];
+        positions[..seating.len()].copy_from_slice(seating);
         Ok(PlayedHand {
             hand,
             allin,
             corrections,
             figures,
+            seating: positions,
         })
     }
 
@@ -1317,8 +1323,8 @@ impl Game for HoldemGame {
             at += labels;
         }
         if self.player_stats {
-            let seatings = self.duplicate.seatings(self.players());
-            for (played, positions) in record.hands.iter().zip(&seatings) {
+            for played in &record.hands {
+                let positions = &played.seating[..self.players()];
                 observe_player_stats(&played.hand, positions, at, obs);
             }
         }
