@@ -4,12 +4,8 @@
 //! [`crate::sim::row::Row::columns`]). A worker stores each field straight
 //! into its column, converted to the column's type there, so the writer
 //! thread (the one part of a run that does not run in parallel) only
-//! copies whole column runs into its slice: no field is decoded twice.
-
-use std::io;
-
-use arrow_array::StringArray;
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+//! encodes whole column runs: no field is decoded twice, and no value is
+//! copied on its way to the encoder.
 
 use super::{ColumnType, ParquetError};
 
@@ -52,42 +48,11 @@ impl<T: Copy + Default> Values<T> {
         }
     }
 
-    /// Appends `other`'s rows `from..to` (two copies, no per-value work
-    /// but counting the nulls).
-    fn extend_from(&mut self, other: &Values<T>, from: usize, to: usize) {
-        self.values.extend_from_slice(&other.values[from..to]);
-        let valid = &other.valid[from..to];
-        self.valid.extend_from_slice(valid);
-        if other.nulls > 0 {
-            self.nulls += valid.iter().filter(|&&v| !v).count();
-        }
+    fn clear(&mut self) {
+        self.values.clear();
+        self.valid.clear();
+        self.nulls = 0;
     }
-
-    /// The values so far as an Arrow buffer and their nulls (none when
-    /// every value is there); the column is emptied. The values' vector
-    /// becomes the buffer (not copied) and a new one of its capacity takes
-    /// its place.
-    pub(super) fn take(&mut self) -> (ScalarBuffer<T>, Option<NullBuffer>)
-    where
-        T: arrow_buffer::ArrowNativeType,
-    {
-        let room = self.values.capacity();
-        let values = ScalarBuffer::from(std::mem::replace(
-            &mut self.values,
-            Vec::with_capacity(room),
-        ));
-        let nulls = take_nulls(&mut self.valid, &mut self.nulls);
-        (values, nulls)
-    }
-}
-
-/// The nulls of a slice's column (none when every value is there), its
-/// validity emptied.
-fn take_nulls(valid: &mut Vec<bool>, nulls: &mut usize) -> Option<NullBuffer> {
-    let out = (*nulls > 0).then(|| NullBuffer::from(valid.as_slice()));
-    valid.clear();
-    *nulls = 0;
-    out
 }
 
 /// A text column's values: their bytes end to end and where each ends.
@@ -114,7 +79,7 @@ impl Texts {
 
     /// Where the text ends once `len` more bytes follow the last: past
     /// 2 GiB, a value the offsets cannot count up to, refused when the
-    /// slice ends ([`Texts::take`]).
+    /// encoder reads it ([`Texts::get`]).
     fn end_after(&self, len: usize) -> i32 {
         i32::try_from(self.bytes.len() + len).unwrap_or(i32::MIN)
     }
@@ -140,47 +105,13 @@ impl Texts {
         }
     }
 
-    /// Appends `other`'s rows `from..to`: their bytes at once, their ends
-    /// moved to where the bytes now start.
-    fn extend_from(&mut self, other: &Texts, from: usize, to: usize) {
-        let (start, end) = (other.offsets[from], other.offsets[to]);
-        let (Ok(a), Ok(b)) = (usize::try_from(start), usize::try_from(end)) else {
-            // Offsets past 2 GiB: pass the refusal on to `take`.
-            self.offsets.extend((from..to).map(|_| i32::MIN));
-            self.valid.extend_from_slice(&other.valid[from..to]);
-            return;
-        };
-        let base = self.end_after(0);
-        self.bytes.extend_from_slice(&other.bytes[a..b]);
-        self.offsets.extend(
-            other.offsets[from + 1..=to]
-                .iter()
-                .map(|&o| base.checked_add(o - start).unwrap_or(i32::MIN)),
-        );
-        let valid = &other.valid[from..to];
-        self.valid.extend_from_slice(valid);
-        if other.nulls > 0 {
-            self.nulls += valid.iter().filter(|&&v| !v).count();
-        }
-    }
-
-    /// The texts so far as an Arrow array (checked: UTF-8 throughout,
-    /// offsets counting up); the column is emptied.
-    pub(super) fn take(&mut self) -> Result<StringArray, ParquetError> {
-        let nulls = take_nulls(&mut self.valid, &mut self.nulls);
-        let counts_up = self.offsets.windows(2).all(|w| w[0] <= w[1]);
-        if !counts_up {
-            return Err(io::Error::other("a slice of text over 2 GiB").into());
-        }
-        // The vectors become the array's buffers (not copied); new ones of
-        // their capacity take their place.
-        let mut offsets = Vec::with_capacity(self.offsets.capacity());
-        offsets.push(0);
-        let offsets = std::mem::replace(&mut self.offsets, offsets);
-        let room = self.bytes.capacity();
-        let bytes = std::mem::replace(&mut self.bytes, Vec::with_capacity(room));
-        let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
-        Ok(StringArray::try_new(offsets, Buffer::from(bytes), nulls)?)
+    /// Text number `i`: `None` past 2 GiB of text (offsets the runs cannot
+    /// count).
+    #[inline]
+    pub(super) fn get(&self, i: usize) -> Option<&[u8]> {
+        let from = usize::try_from(self.offsets[i]).ok()?;
+        let to = usize::try_from(self.offsets[i + 1]).ok()?;
+        self.bytes.get(from..to)
     }
 }
 
@@ -210,6 +141,31 @@ impl Column {
         }
     }
 
+    /// Which of rows `from..to` hold a value: `None` when all of the
+    /// column's do.
+    pub(super) fn valid_run(&self, from: usize, to: usize) -> Option<&[bool]> {
+        let (valid, nulls) = match self {
+            Column::Int(v) => (&v.valid, v.nulls),
+            Column::Float(v) => (&v.valid, v.nulls),
+            Column::Text(t) => (&t.valid, t.nulls),
+        };
+        (nulls > 0).then(|| &valid[from..to])
+    }
+
+    /// Empties the column (its buffers kept).
+    pub(super) fn clear(&mut self) {
+        match self {
+            Column::Int(v) => v.clear(),
+            Column::Float(v) => v.clear(),
+            Column::Text(t) => {
+                t.offsets.truncate(1);
+                t.bytes.clear();
+                t.valid.clear();
+                t.nulls = 0;
+            }
+        }
+    }
+
     #[inline]
     pub(super) fn append_null(&mut self) {
         match self {
@@ -217,23 +173,6 @@ impl Column {
             Column::Float(v) => v.append_null(),
             Column::Text(t) => t.append_null(),
         }
-    }
-
-    /// Appends `other`'s rows `from..to` (a column of the same type;
-    /// another type is an error).
-    pub(super) fn extend_from(
-        &mut self,
-        other: &Column,
-        from: usize,
-        to: usize,
-    ) -> Result<(), ParquetError> {
-        match (self, other) {
-            (Column::Int(a), Column::Int(b)) => a.extend_from(b, from, to),
-            (Column::Float(a), Column::Float(b)) => a.extend_from(b, from, to),
-            (Column::Text(a), Column::Text(b)) => a.extend_from(b, from, to),
-            _ => return Err(io::Error::other("rows of another schema").into()),
-        }
-        Ok(())
     }
 
     /// Appends a field, converted to the column's type as its CSV text

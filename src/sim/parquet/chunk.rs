@@ -1,0 +1,996 @@
+//! cardsim's own column-chunk encoder: each column of a row group is
+//! encoded as it arrives (from a worker's typed column runs, or a slice of
+//! CSV or Arrow rows), and written at the row group's end as one column
+//! chunk of standard Parquet pages:
+//!
+//! - a dictionary column (every column but those [`super::column_encoding`]
+//!   names): a dictionary page of the chunk's distinct values (plain, in
+//!   the order they first appear) and one data page of definition levels
+//!   (RLE) and dictionary indices (`RLE_DICTIONARY`). The dictionary of a
+//!   small integer is a table indexed by the value itself, others an
+//!   open-addressing map, so no value is hashed twice and nothing is
+//!   copied but the index. A text dictionary whose page would pass
+//!   [`DICTIONARY_LIMIT`] bytes gives way to plain values.
+//! - `game`: its values `DELTA_BINARY_PACKED`; hold'em's board and solve's
+//!   hands and first moves: `DELTA_LENGTH_BYTE_ARRAY`.
+//! - a chunk of nulls only: one data page of definition levels.
+//!
+//! Every page is zstd-compressed at [`super::ZSTD_LEVEL`]; the chunk's
+//! statistics (min, max, null count) and page index (column index and
+//! offset index) are those the Parquet crate's writer records.
+
+use std::io;
+
+use bytes::Bytes;
+use parquet::basic::{Compression, Encoding, PageType, Type as Physical, ZstdLevel};
+use parquet::column::page::{CompressedPage, Page, PageWriteSpec, PageWriter};
+use parquet::column::writer::ColumnCloseResult;
+use parquet::data_type::ByteArray;
+use parquet::file::metadata::{
+    ColumnChunkMetaData, ColumnIndexBuilder, LevelHistogram, OffsetIndexBuilder, PageEncodingStats,
+};
+use parquet::file::statistics::{Statistics, ValueStatistics};
+use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
+use parquet::schema::types::ColumnDescPtr;
+
+use super::columns::Column;
+use super::{ColumnType, ParquetError};
+
+/// The largest dictionary page (its plain bytes) a text column keeps; past
+/// it the chunk is written as plain values (the Parquet crate's default
+/// limit).
+pub const DICTIONARY_LIMIT: usize = 1024 * 1024;
+
+// ---------------------------------------------------------------------
+// Bit-level encodings (the Parquet format's own definitions).
+
+/// Appends `v` as an unsigned LEB128 varint.
+#[inline]
+fn varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+#[inline]
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+/// Appends `values` (each below `2^width`) `width` bits each, the first
+/// value in the lowest bits of the first byte; the last byte is padded
+/// with zeros.
+fn pack(out: &mut Vec<u8>, values: impl Iterator<Item = u64>, width: u32) {
+    if width == 0 {
+        return;
+    }
+    let mut acc: u128 = 0;
+    let mut bits = 0u32;
+    for v in values {
+        acc |= u128::from(v) << bits;
+        bits += width;
+        if bits >= 64 {
+            out.extend_from_slice(&(acc as u64).to_le_bytes());
+            acc >>= 64;
+            bits -= 64;
+        }
+    }
+    while bits > 0 {
+        out.push(acc as u8);
+        acc >>= 8;
+        bits = bits.saturating_sub(8);
+    }
+}
+
+/// The bits a value up to `max` takes.
+fn width_of(max: u64) -> u32 {
+    64 - max.leading_zeros()
+}
+
+/// Values of a bit-packed run, at most (63 groups of 8, one header byte).
+const LITERAL_RUN: usize = 63 * 8;
+
+/// Appends `values` as bit-packed runs (groups of 8, the last padded with
+/// zeros).
+fn literals<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
+    for run in values.chunks(LITERAL_RUN) {
+        let groups = run.len().div_ceil(8);
+        varint(out, ((groups as u64) << 1) | 1);
+        let pad = groups * 8 - run.len();
+        pack(
+            out,
+            run.iter()
+                .map(|&v| v.into())
+                .chain(std::iter::repeat_n(0, pad)),
+            width,
+        );
+    }
+}
+
+/// Appends `values` (each below `2^width`) in the RLE / bit-packing hybrid
+/// encoding: a value repeated 8 times or more where a bit-packed group may
+/// end is a run, the rest bit-packed.
+fn rle_hybrid<T: Copy + PartialEq + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
+    let bytes = width.div_ceil(8) as usize;
+    let (mut literal_from, mut i) = (0, 0);
+    while i < values.len() {
+        let v = values[i];
+        let mut end = i + 1;
+        while end < values.len() && values[end] == v {
+            end += 1;
+        }
+        // The literals' last group is filled from the repeats first.
+        let fill = (8 - (i - literal_from) % 8) % 8;
+        if end - i >= fill + 8 {
+            let run_from = i + fill;
+            literals(out, &values[literal_from..run_from], width);
+            varint(out, ((end - run_from) as u64) << 1);
+            out.extend_from_slice(&v.into().to_le_bytes()[..bytes]);
+            literal_from = end;
+        }
+        i = end;
+    }
+    literals(out, &values[literal_from..], width);
+}
+
+/// Appends `values` as `DELTA_BINARY_PACKED`: blocks of 128 deltas, each
+/// its least delta and 4 miniblocks of 32 deltas over it, bit-packed.
+fn delta_binary_packed(out: &mut Vec<u8>, values: &[i64]) {
+    const BLOCK: usize = 128;
+    const MINIBLOCK: usize = 32;
+    varint(out, BLOCK as u64);
+    varint(out, (BLOCK / MINIBLOCK) as u64);
+    varint(out, values.len() as u64);
+    varint(out, zigzag(values.first().copied().unwrap_or(0)));
+    let deltas: Vec<i64> = values.windows(2).map(|w| w[1].wrapping_sub(w[0])).collect();
+    for block in deltas.chunks(BLOCK) {
+        let least = block.iter().copied().min().unwrap_or(0);
+        varint(out, zigzag(least));
+        let widths = out.len();
+        out.extend_from_slice(&[0; BLOCK / MINIBLOCK]);
+        for (m, mini) in block.chunks(MINIBLOCK).enumerate() {
+            let over = |d: &i64| d.wrapping_sub(least) as u64;
+            let width = width_of(mini.iter().map(over).max().unwrap_or(0));
+            out[widths + m] = width as u8;
+            let pad = MINIBLOCK - mini.len();
+            pack(
+                out,
+                mini.iter().map(over).chain(std::iter::repeat_n(0, pad)),
+                width,
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------
+// Dictionaries.
+
+const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Open-addressing slots of dictionary indices (`index + 1`, 0 for an
+/// empty slot), found from a key's hash; the keys are the dictionary's.
+struct Slots {
+    slots: Vec<u32>,
+    /// `64 - log2(slots)`: a hash's top bits pick its first slot.
+    shift: u32,
+}
+
+impl Slots {
+    fn new() -> Slots {
+        Slots {
+            slots: vec![0; 1 << 10],
+            shift: 64 - 10,
+        }
+    }
+
+    /// The slot of the entry whose key `is` says, or the empty slot where
+    /// it goes.
+    #[inline]
+    fn find(&self, hash: u64, is: impl Fn(u32) -> bool) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = (hash >> self.shift) as usize;
+        loop {
+            let s = self.slots[at];
+            if s == 0 || is(s - 1) {
+                return at;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Room for `entries` entries at most half full: the slots doubled
+    /// until they are, every entry placed again by its hash, when not.
+    fn grow(&mut self, entries: usize, hash: impl Fn(u32) -> u64) {
+        if entries * 2 <= self.slots.len() {
+            return;
+        }
+        let mut size = self.slots.len();
+        while entries * 2 > size {
+            size *= 2;
+            self.shift -= 1;
+        }
+        self.slots = vec![0; size];
+        let mask = size - 1;
+        for i in 0..entries as u32 {
+            let mut at = (hash(i) >> self.shift) as usize;
+            while self.slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = i + 1;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(0);
+    }
+}
+
+#[inline]
+fn hash_word(k: u64) -> u64 {
+    (k ^ (k >> 32)).wrapping_mul(GOLDEN)
+}
+
+fn hash_bytes(b: &[u8]) -> u64 {
+    let mut h = (b.len() as u64).wrapping_mul(GOLDEN);
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(GOLDEN);
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(GOLDEN);
+    }
+    h
+}
+
+/// Integers within this distance of zero are looked up in a table indexed
+/// by the value: no hashing.
+const DIRECT: i64 = 1 << 14;
+
+/// A dictionary of 64-bit values (integers, or reals by their bits).
+struct Words {
+    values: Vec<u64>,
+    /// For integers: `value + DIRECT` indexes the entry (`index + 1`).
+    direct: Vec<u32>,
+    slots: Slots,
+    /// Whether any entry is in the slots.
+    hashed: bool,
+}
+
+impl Words {
+    fn new(direct: bool) -> Words {
+        Words {
+            values: Vec::new(),
+            direct: if direct {
+                vec![0; 2 * DIRECT as usize]
+            } else {
+                Vec::new()
+            },
+            slots: Slots::new(),
+            hashed: false,
+        }
+    }
+
+    #[inline]
+    fn int(&mut self, v: i64) -> u32 {
+        let at = v.wrapping_add(DIRECT) as u64;
+        if at < 2 * DIRECT as u64 {
+            let s = &mut self.direct[at as usize];
+            if *s == 0 {
+                self.values.push(v as u64);
+                *s = self.values.len() as u32;
+            }
+            return *s - 1;
+        }
+        self.word(v as u64)
+    }
+
+    #[inline]
+    fn word(&mut self, k: u64) -> u32 {
+        let values = &self.values;
+        let at = self.slots.find(hash_word(k), |i| values[i as usize] == k);
+        let s = self.slots.slots[at];
+        if s != 0 {
+            return s - 1;
+        }
+        self.values.push(k);
+        self.hashed = true;
+        let n = self.values.len();
+        self.slots.slots[at] = n as u32;
+        let values = &self.values;
+        self.slots.grow(n, |i| hash_word(values[i as usize]));
+        n as u32 - 1
+    }
+
+    fn clear(&mut self) {
+        if self.hashed {
+            self.slots.clear();
+            self.hashed = false;
+        }
+        if !self.direct.is_empty() {
+            for &v in &self.values {
+                let at = (v as i64).wrapping_add(DIRECT) as u64;
+                if at < 2 * DIRECT as u64 {
+                    self.direct[at as usize] = 0;
+                }
+            }
+        }
+        self.values.clear();
+    }
+}
+
+/// A dictionary of texts: their bytes end to end.
+struct Texts {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+    slots: Slots,
+}
+
+impl Texts {
+    fn new() -> Texts {
+        Texts {
+            bytes: Vec::new(),
+            ends: vec![0],
+            slots: Slots::new(),
+        }
+    }
+
+    fn get(&self, i: usize) -> &[u8] {
+        &self.bytes[self.ends[i]..self.ends[i + 1]]
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len() - 1
+    }
+
+    #[inline]
+    fn text(&mut self, t: &[u8]) -> u32 {
+        let at = self
+            .slots
+            .find(hash_bytes(t), |i| self.get(i as usize) == t);
+        let s = self.slots.slots[at];
+        if s != 0 {
+            return s - 1;
+        }
+        self.bytes.extend_from_slice(t);
+        self.ends.push(self.bytes.len());
+        let n = self.len();
+        self.slots.slots[at] = n as u32;
+        let (bytes, ends) = (&self.bytes, &self.ends);
+        self.slots.grow(n, |i| {
+            hash_bytes(&bytes[ends[i as usize]..ends[i as usize + 1]])
+        });
+        n as u32 - 1
+    }
+
+    fn clear(&mut self) {
+        if self.len() > 0 {
+            self.slots.clear();
+        }
+        self.bytes.clear();
+        self.ends.truncate(1);
+    }
+}
+
+// ---------------------------------------------------------------------
+// A column chunk being encoded.
+
+/// The non-null values of a chunk, as its encoding keeps them.
+enum Held {
+    /// Integers or reals (by their bits) through a dictionary.
+    Words {
+        dict: Words,
+        indices: Vec<u32>,
+        real: bool,
+    },
+    Texts {
+        dict: Texts,
+        indices: Vec<u32>,
+    },
+    /// `DELTA_BINARY_PACKED` integers.
+    Delta(Vec<i64>),
+    /// `DELTA_LENGTH_BYTE_ARRAY` texts: their lengths and bytes.
+    DeltaLength {
+        lens: Vec<i64>,
+        bytes: Vec<u8>,
+    },
+}
+
+/// One column of the row group being written.
+pub(super) struct ChunkEncoder {
+    held: Held,
+    rows: usize,
+    nulls: usize,
+    /// Which rows have a value: empty while none is null.
+    valid: Vec<bool>,
+}
+
+/// A chunk of text over 2 GiB, which the column runs cannot count.
+fn too_long() -> ParquetError {
+    io::Error::other("a slice of text over 2 GiB").into()
+}
+
+impl ChunkEncoder {
+    /// An encoder of a column of `kind`, encoded as `encoding` (a
+    /// dictionary when `None`).
+    pub(super) fn new(kind: ColumnType, encoding: Option<Encoding>) -> ChunkEncoder {
+        let held = match (kind, encoding) {
+            (ColumnType::Int64, Some(Encoding::DELTA_BINARY_PACKED)) => Held::Delta(Vec::new()),
+            (ColumnType::Utf8, Some(Encoding::DELTA_LENGTH_BYTE_ARRAY)) => Held::DeltaLength {
+                lens: Vec::new(),
+                bytes: Vec::new(),
+            },
+            (ColumnType::Utf8, _) => Held::Texts {
+                dict: Texts::new(),
+                indices: Vec::new(),
+            },
+            (kind, _) => Held::Words {
+                dict: Words::new(kind == ColumnType::Int64),
+                indices: Vec::new(),
+                real: kind == ColumnType::Float64,
+            },
+        };
+        ChunkEncoder {
+            held,
+            rows: 0,
+            nulls: 0,
+            valid: Vec::new(),
+        }
+    }
+
+    /// Rows held.
+    pub(super) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Counts in the validity of `n` rows from `valid` (`None`: all valid).
+    fn count(&mut self, valid: Option<&[bool]>, n: usize) {
+        match valid {
+            Some(v) if v.contains(&false) => {
+                if self.nulls == 0 {
+                    self.valid.resize(self.rows, true);
+                }
+                self.valid.extend_from_slice(v);
+                self.nulls += v.iter().filter(|&&b| !b).count();
+            }
+            _ => {
+                if self.nulls > 0 {
+                    self.valid.resize(self.rows + n, true);
+                }
+            }
+        }
+        self.rows += n;
+    }
+
+    /// Appends `column`'s rows `from..to` (a column of this one's type;
+    /// another type is an error).
+    pub(super) fn append(
+        &mut self,
+        column: &Column,
+        from: usize,
+        to: usize,
+    ) -> Result<(), ParquetError> {
+        let valid = column.valid_run(from, to);
+        let is = |k: usize| valid.is_none_or(|v| v[k]);
+        match (&mut self.held, column) {
+            (Held::Words { dict, indices, .. }, Column::Int(c)) if !dict.direct.is_empty() => {
+                let run = &c.values[from..to];
+                match valid {
+                    None => indices.extend(run.iter().map(|&v| dict.int(v))),
+                    Some(_) => indices.extend(
+                        run.iter()
+                            .enumerate()
+                            .filter(|&(k, _)| is(k))
+                            .map(|(_, &v)| dict.int(v)),
+                    ),
+                }
+            }
+            (Held::Words { dict, indices, .. }, Column::Float(c)) if dict.direct.is_empty() => {
+                let run = &c.values[from..to];
+                indices.extend(
+                    run.iter()
+                        .enumerate()
+                        .filter(|&(k, _)| is(k))
+                        .map(|(_, &v)| dict.word(v.to_bits())),
+                );
+            }
+            (Held::Delta(values), Column::Int(c)) => values.extend(
+                c.values[from..to]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| is(k))
+                    .map(|(_, &v)| v),
+            ),
+            (Held::Texts { dict, indices }, Column::Text(t)) => {
+                for k in 0..to - from {
+                    if is(k) {
+                        indices.push(dict.text(t.get(from + k).ok_or_else(too_long)?));
+                    }
+                }
+            }
+            (Held::DeltaLength { lens, bytes }, Column::Text(t)) => {
+                for k in 0..to - from {
+                    if is(k) {
+                        let v = t.get(from + k).ok_or_else(too_long)?;
+                        lens.push(v.len() as i64);
+                        bytes.extend_from_slice(v);
+                    }
+                }
+            }
+            _ => return Err(io::Error::other("rows of another schema").into()),
+        }
+        self.count(valid, to - from);
+        Ok(())
+    }
+
+    /// Encodes the chunk: its bytes (pages from offset 0) and what the
+    /// row group records of it; the encoder is emptied for the next.
+    pub(super) fn finish(
+        &mut self,
+        descr: &ColumnDescPtr,
+        zstd: &mut zstd::bulk::Compressor<'static>,
+    ) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
+        let rows = self.rows;
+        let present = rows - self.nulls;
+        // The data page: its definition levels first (their length, then
+        // the levels).
+        let mut data = vec![0u8; 4];
+        if self.nulls == 0 {
+            varint(&mut data, (rows as u64) << 1);
+            data.push(1);
+        } else {
+            rle_hybrid(&mut data, &self.valid, 1);
+        }
+        let levels = (data.len() - 4) as u32;
+        data[..4].copy_from_slice(&levels.to_le_bytes());
+
+        let mut dictionary: Option<(Vec<u8>, usize)> = None;
+        let mut stats = Stats::default();
+        let encoding = if present == 0 {
+            Encoding::PLAIN
+        } else {
+            match &self.held {
+                Held::Words {
+                    dict,
+                    indices,
+                    real,
+                } => {
+                    let mut page = Vec::with_capacity(dict.values.len() * 8);
+                    for &v in &dict.values {
+                        page.extend_from_slice(&v.to_le_bytes());
+                    }
+                    stats = if *real {
+                        Stats::reals(dict, indices)
+                    } else {
+                        Stats::ints(dict.values.iter().map(|&v| v as i64))
+                    };
+                    dictionary = Some((page, dict.values.len()));
+                    data.push(width_of(dict.values.len() as u64 - 1) as u8);
+                    rle_hybrid(&mut data, indices, width_of(dict.values.len() as u64 - 1));
+                    Encoding::RLE_DICTIONARY
+                }
+                Held::Texts { dict, indices } => {
+                    stats = Stats::texts((0..dict.len()).map(|i| dict.get(i)));
+                    stats.text_bytes = indices.iter().map(|&i| dict.get(i as usize).len()).sum();
+                    let size = dict.bytes.len() + 4 * dict.len();
+                    if size <= DICTIONARY_LIMIT {
+                        let mut page = Vec::with_capacity(size);
+                        for i in 0..dict.len() {
+                            plain_text(&mut page, dict.get(i));
+                        }
+                        dictionary = Some((page, dict.len()));
+                        let width = width_of(dict.len() as u64 - 1);
+                        data.push(width as u8);
+                        rle_hybrid(&mut data, indices, width);
+                        Encoding::RLE_DICTIONARY
+                    } else {
+                        for &i in indices {
+                            plain_text(&mut data, dict.get(i as usize));
+                        }
+                        Encoding::PLAIN
+                    }
+                }
+                Held::Delta(values) => {
+                    stats = Stats::ints(values.iter().copied());
+                    delta_binary_packed(&mut data, values);
+                    Encoding::DELTA_BINARY_PACKED
+                }
+                Held::DeltaLength { lens, bytes } => {
+                    let mut at = 0;
+                    stats = Stats::texts(lens.iter().map(|&n| {
+                        let v = &bytes[at..at + n as usize];
+                        at += n as usize;
+                        v
+                    }));
+                    stats.text_bytes = bytes.len();
+                    delta_binary_packed(&mut data, lens);
+                    data.extend_from_slice(bytes);
+                    Encoding::DELTA_LENGTH_BYTE_ARRAY
+                }
+            }
+        };
+
+        // The pages, compressed, as the row group will hold them.
+        let mut sink = TrackedWrite::new(Vec::new());
+        let mut pages = SerializedPageWriter::new(&mut sink);
+        let compress = |zstd: &mut zstd::bulk::Compressor<'static>, buf: &[u8]| {
+            zstd.compress(buf).map(Bytes::from)
+        };
+        let mut specs: Vec<PageWriteSpec> = Vec::new();
+        let mut encodings = vec![Encoding::RLE, encoding];
+        let mut page_stats = Vec::new();
+        if let Some((page, entries)) = &dictionary {
+            let buf = compress(zstd, page)?;
+            specs.push(pages.write_page(CompressedPage::new(
+                Page::DictionaryPage {
+                    buf,
+                    num_values: entries_u32(*entries)?,
+                    encoding: Encoding::PLAIN,
+                    is_sorted: false,
+                },
+                page.len(),
+            ))?);
+            encodings.push(Encoding::PLAIN);
+            page_stats.push(PageEncodingStats {
+                page_type: PageType::DICTIONARY_PAGE,
+                encoding: Encoding::PLAIN,
+                count: 1,
+            });
+        }
+        let buf = compress(zstd, &data)?;
+        specs.push(pages.write_page(CompressedPage::new(
+            Page::DataPage {
+                buf,
+                num_values: entries_u32(rows)?,
+                encoding,
+                def_level_encoding: Encoding::RLE,
+                rep_level_encoding: Encoding::RLE,
+                statistics: None,
+            },
+            data.len(),
+        ))?);
+        page_stats.push(PageEncodingStats {
+            page_type: PageType::DATA_PAGE,
+            encoding,
+            count: 1,
+        });
+        pages.close()?;
+        drop(pages);
+        let bytes = Bytes::from(sink.into_inner()?);
+
+        let physical = descr.physical_type();
+        let text = physical == Physical::BYTE_ARRAY;
+        let histogram = LevelHistogram::from(vec![self.nulls as i64, present as i64]);
+        let (data_offset, data_size) = specs
+            .last()
+            .map_or((0, 0), |s| (s.offset as i64, s.compressed_size as i32));
+        let mut meta = ColumnChunkMetaData::builder(descr.clone())
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(super::ZSTD_LEVEL)?))
+            .set_encodings_mask(parquet::basic::EncodingMask::new_from_encodings(
+                encodings.iter(),
+            ))
+            .set_page_encoding_stats(page_stats)
+            .set_total_compressed_size(specs.iter().map(|s| s.compressed_size as i64).sum())
+            .set_total_uncompressed_size(specs.iter().map(|s| s.uncompressed_size as i64).sum())
+            .set_num_values(rows as i64)
+            .set_data_page_offset(data_offset)
+            .set_dictionary_page_offset(dictionary.as_ref().map(|_| specs[0].offset as i64))
+            .set_statistics(stats.statistics(physical, self.nulls as u64))
+            .set_definition_level_histogram(Some(histogram.clone()));
+        if text {
+            meta = meta.set_unencoded_byte_array_data_bytes(Some(stats.text_bytes as i64));
+        }
+        let meta = meta.build()?;
+
+        // The page index: the one data page's statistics and place.
+        let column_index = if present > 0 && stats.min.is_none() {
+            None
+        } else {
+            let mut index = ColumnIndexBuilder::new(physical);
+            index.append(
+                present == 0,
+                stats.min.clone().unwrap_or_default(),
+                stats.max.clone().unwrap_or_default(),
+                self.nulls as i64,
+                (physical == Physical::DOUBLE).then_some(stats.nans as i64),
+            );
+            index.append_histograms(&None, &Some(histogram));
+            Some(index.build()?)
+        };
+        let mut offsets = OffsetIndexBuilder::new();
+        offsets.append_row_count(rows as i64);
+        offsets.append_offset_and_size(data_offset, data_size);
+        if text {
+            offsets.append_unencoded_byte_array_data_bytes(Some(stats.text_bytes as i64));
+        }
+
+        self.clear();
+        Ok((
+            bytes.clone(),
+            ColumnCloseResult {
+                bytes_written: bytes.len() as u64,
+                rows_written: rows as u64,
+                metadata: meta,
+                bloom_filter: None,
+                column_index,
+                offset_index: Some(offsets.build()),
+            },
+        ))
+    }
+
+    /// Empties the encoder (its buffers kept).
+    fn clear(&mut self) {
+        self.rows = 0;
+        self.nulls = 0;
+        self.valid.clear();
+        match &mut self.held {
+            Held::Words { dict, indices, .. } => {
+                dict.clear();
+                indices.clear();
+            }
+            Held::Texts { dict, indices } => {
+                dict.clear();
+                indices.clear();
+            }
+            Held::Delta(values) => values.clear(),
+            Held::DeltaLength { lens, bytes } => {
+                lens.clear();
+                bytes.clear();
+            }
+        }
+    }
+}
+
+fn entries_u32(n: usize) -> Result<u32, ParquetError> {
+    u32::try_from(n).map_err(|_| io::Error::other("a page of over 2^32 values").into())
+}
+
+/// A text as a plain value: its length (u32, little-endian), its bytes.
+fn plain_text(out: &mut Vec<u8>, t: &[u8]) {
+    out.extend_from_slice(&(t.len() as u32).to_le_bytes());
+    out.extend_from_slice(t);
+}
+
+/// A chunk's statistics: its least and greatest value (plain bytes, as the
+/// page index holds them; none when every value is null or NaN), its NaNs
+/// and its texts' bytes.
+#[derive(Default)]
+struct Stats {
+    min: Option<Vec<u8>>,
+    max: Option<Vec<u8>>,
+    nans: usize,
+    text_bytes: usize,
+}
+
+impl Stats {
+    fn ints(values: impl Iterator<Item = i64>) -> Stats {
+        let (mut min, mut max) = (i64::MAX, i64::MIN);
+        let mut any = false;
+        for v in values {
+            any = true;
+            min = min.min(v);
+            max = max.max(v);
+        }
+        Stats {
+            min: any.then(|| min.to_le_bytes().to_vec()),
+            max: any.then(|| max.to_le_bytes().to_vec()),
+            ..Stats::default()
+        }
+    }
+
+    /// Reals: ordered as IEEE 754's total order (-0 below +0), NaNs left
+    /// out (and counted).
+    fn reals(dict: &Words, indices: &[u32]) -> Stats {
+        let mut range: Option<(f64, f64)> = None;
+        let mut nan = Vec::new();
+        for (i, &bits) in dict.values.iter().enumerate() {
+            let v = f64::from_bits(bits);
+            if v.is_nan() {
+                nan.push(i as u32);
+                continue;
+            }
+            range = Some(match range {
+                None => (v, v),
+                Some((a, b)) => (
+                    if v.total_cmp(&a).is_lt() { v } else { a },
+                    if v.total_cmp(&b).is_gt() { v } else { b },
+                ),
+            });
+        }
+        let nans = if nan.is_empty() {
+            0
+        } else {
+            indices.iter().filter(|i| nan.contains(i)).count()
+        };
+        Stats {
+            min: range.map(|r| r.0.to_le_bytes().to_vec()),
+            max: range.map(|r| r.1.to_le_bytes().to_vec()),
+            nans,
+            text_bytes: 0,
+        }
+    }
+
+    /// Texts: ordered by their bytes.
+    fn texts<'a>(values: impl Iterator<Item = &'a [u8]>) -> Stats {
+        let mut range: Option<(&[u8], &[u8])> = None;
+        for v in values {
+            range = Some(match range {
+                None => (v, v),
+                Some((a, b)) => (a.min(v), b.max(v)),
+            });
+        }
+        Stats {
+            min: range.map(|r| r.0.to_vec()),
+            max: range.map(|r| r.1.to_vec()),
+            ..Stats::default()
+        }
+    }
+
+    /// The chunk's statistics as its metadata holds them (the deprecated
+    /// min and max fields too for signed orders, as the Parquet crate's
+    /// writer does).
+    fn statistics(&self, physical: Physical, nulls: u64) -> Statistics {
+        let eight = |v: &Option<Vec<u8>>| {
+            v.as_ref()
+                .and_then(|b| <[u8; 8]>::try_from(b.as_slice()).ok())
+        };
+        match physical {
+            Physical::DOUBLE => Statistics::Double(
+                ValueStatistics::new(
+                    eight(&self.min).map(f64::from_le_bytes),
+                    eight(&self.max).map(f64::from_le_bytes),
+                    None,
+                    Some(nulls),
+                    false,
+                )
+                .with_nan_count(Some(self.nans as u64))
+                .with_backwards_compatible_min_max(true),
+            ),
+            Physical::BYTE_ARRAY => Statistics::ByteArray(
+                ValueStatistics::new(
+                    self.min.clone().map(ByteArray::from),
+                    self.max.clone().map(ByteArray::from),
+                    None,
+                    Some(nulls),
+                    false,
+                )
+                .with_backwards_compatible_min_max(false),
+            ),
+            _ => Statistics::Int64(
+                ValueStatistics::new(
+                    eight(&self.min).map(i64::from_le_bytes),
+                    eight(&self.max).map(i64::from_le_bytes),
+                    None,
+                    Some(nulls),
+                    false,
+                )
+                .with_backwards_compatible_min_max(true),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Decodes the RLE / bit-packing hybrid (the format's definition,
+    /// written out plainly) to check the encoder against.
+    fn decode_hybrid(mut b: &[u8], width: u32, n: usize) -> Vec<u64> {
+        let mut out = Vec::new();
+        let read_varint = |b: &mut &[u8]| {
+            let (mut v, mut shift) = (0u64, 0);
+            loop {
+                let byte = b[0];
+                *b = &b[1..];
+                v |= u64::from(byte & 0x7f) << shift;
+                shift += 7;
+                if byte < 0x80 {
+                    return v;
+                }
+            }
+        };
+        while out.len() < n {
+            let head = read_varint(&mut b);
+            if head & 1 == 1 {
+                let count = (head >> 1) as usize * 8;
+                let bytes = count * width as usize / 8;
+                let mut bit = 0;
+                for _ in 0..count {
+                    let mut v = 0u64;
+                    for k in 0..width {
+                        let at = bit + k as usize;
+                        v |= u64::from((b[at / 8] >> (at % 8)) & 1) << k;
+                    }
+                    bit += width as usize;
+                    out.push(v);
+                }
+                b = &b[bytes..];
+            } else {
+                let count = (head >> 1) as usize;
+                let bytes = width.div_ceil(8) as usize;
+                let mut v = [0u8; 8];
+                v[..bytes].copy_from_slice(&b[..bytes]);
+                b = &b[bytes..];
+                out.extend(std::iter::repeat_n(u64::from_le_bytes(v), count));
+            }
+        }
+        out.truncate(n);
+        out
+    }
+
+    #[test]
+    fn the_hybrid_encoding_decodes_to_its_values() {
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        for width in [0u32, 1, 3, 7, 8, 11, 17, 32] {
+            for n in [0usize, 1, 7, 8, 9, 100, 1000, 5000] {
+                let max = if width == 0 { 0 } else { (1u64 << width) - 1 };
+                // Runs of random lengths, some long.
+                let mut values = Vec::new();
+                while values.len() < n {
+                    let v = (next() & max) as u32;
+                    let len = [1, 2, 5, 8, 9, 20, 600][next() as usize % 7];
+                    values.extend(std::iter::repeat_n(v, len.min(n - values.len())));
+                }
+                let mut out = Vec::new();
+                rle_hybrid(&mut out, &values, width);
+                let back = decode_hybrid(&out, width, n);
+                let want: Vec<u64> = values.iter().map(|&v| u64::from(v)).collect();
+                assert_eq!(back, want, "width {width}, {n} values");
+            }
+        }
+    }
+
+    #[test]
+    fn ints_get_one_index_each_in_first_seen_order() {
+        let mut d = Words::new(true);
+        let values = [
+            5,
+            -3,
+            5,
+            DIRECT,
+            -DIRECT - 1,
+            i64::MIN,
+            5,
+            DIRECT,
+            i64::MAX,
+            -3,
+        ];
+        let idx: Vec<u32> = values.iter().map(|&v| d.int(v)).collect();
+        assert_eq!(idx, [0, 1, 0, 2, 3, 4, 0, 2, 5, 1]);
+        // Many values outside the table grow the map; each keeps its index.
+        for k in 0..10_000i64 {
+            assert_eq!(d.int(1_000_000 + k * 3), 6 + k as u32);
+        }
+        for k in 0..10_000i64 {
+            assert_eq!(d.int(1_000_000 + k * 3), 6 + k as u32);
+        }
+        d.clear();
+        assert_eq!(d.int(i64::MAX), 0);
+        assert_eq!(d.int(5), 1);
+    }
+
+    #[test]
+    fn texts_get_one_index_each() {
+        let mut d = Texts::new();
+        let words: Vec<String> = (0..5000).map(|i| format!("w{}", i % 1234)).collect();
+        let idx: Vec<u32> = words.iter().map(|w| d.text(w.as_bytes())).collect();
+        assert_eq!(d.len(), 1234);
+        for (w, &i) in words.iter().zip(&idx) {
+            assert_eq!(d.get(i as usize), w.as_bytes());
+        }
+        assert_eq!(d.text(b""), 1234);
+    }
+}
