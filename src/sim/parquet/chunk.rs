@@ -661,7 +661,6 @@ impl ChunkEncoder {
             count: 1,
         });
         pages.close()?;
-        drop(pages);
         let bytes = Bytes::from(sink.into_inner()?);
 
         let physical = descr.physical_type();
