@@ -288,13 +288,15 @@ pub const ESTIMATORS: [Estimator; 5] = [
 pub const BASE_ESTIMATORS: usize = 2;
 
 /// Completions counted exactly by the corrections' values, else sampled:
-/// a flop's 990 turn-and-river boards are sampled, turns and rivers counted
+/// a flop's 990 turn-and-river boards are sampled (drawn disjointly,
+/// [`crate::holdem::equity::allin::Disjoint`]), turns and rivers counted
 /// (a sampled value keeps the estimate unbiased; at this size it adds
-/// nothing measurable to its variance, docs/duplicate.md).
-pub const CORRECTION_TRIALS: u32 = 200;
+/// nothing measurable to the variance of `tag` against `station`'s
+/// estimates, docs/duplicate.md).
+pub const CORRECTION_TRIALS: u32 = 100;
 
-/// Boards the strength features sample their flop means from, and their
-/// turn's `chips` means (docs/duplicate.md).
+/// Boards the strength features sample their flop means from, and card
+/// pairs their turn's `chips` means (docs/duplicate.md).
 pub const STRENGTH_TRIALS: u32 = 16;
 
 /// All-in equity's default precision (`--allin-trials`): every flop and

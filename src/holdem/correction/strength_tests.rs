@@ -146,6 +146,118 @@ fn the_turns_chips_means_estimate_the_exact_mean() {
 }
 
 #[test]
+fn every_pair_counted_both_ways_gives_the_turns_exact_chips_means() {
+    // The turn's `chips` means from each unordered pair of unseen cards,
+    // its showdown shared between the two buckets it makes as the turn:
+    // summed over every pair, exactly the mean over each turn of the
+    // expected chips after it times [bucket = k] (counted the slow way).
+    // So a mean over uniformly drawn pairs is unbiased.
+    let (holes, live, contributed, flop) = three_way();
+    let pots = build_pots(&contributed, &live);
+    let used: CardSet = holes.iter().flatten().chain(&flop).copied().collect();
+    let unseen: Vec<Card> = CardSet::FULL52.difference(used).iter().collect();
+    let seats = [0, 2];
+    let mut exact = [[0.0; BUCKETS]; MAX_SEATS];
+    let mut buckets = vec![[0u8; MAX_SEATS]; unseen.len()];
+    for (i, &t) in unseen.iter().enumerate() {
+        let mut board = flop.clone();
+        board.push(t);
+        let after = expected_slowly(&holes, &live, &pots, &board);
+        for s in seats {
+            let k = bucket(holes[s], &board);
+            buckets[i][s] = k as u8;
+            exact[s][k] += after[s] / unseen.len() as f64;
+        }
+    }
+    let seen = Seen {
+        holes: &holes,
+        seats: &seats,
+        pots: &pots,
+        before: &flop,
+        unseen: &unseen,
+    };
+    let hands = seen.hands();
+    let mut means = Means::ZERO;
+    let mut pairs = 0.0;
+    for a in 0..unseen.len() {
+        for b in a + 1..unseen.len() {
+            add_pair(&seen, &hands, &buckets, [a, b], &mut means);
+            pairs += 1.0;
+        }
+    }
+    means.scale(pairs);
+    let mut total = 0.0;
+    for s in seats {
+        for (k, (got, want)) in means.chips[s].iter().zip(&exact[s]).enumerate() {
+            assert!(
+                (got - want).abs() < 1e-9,
+                "seat {s} bucket {k}: {got} vs {want}"
+            );
+            total += want;
+        }
+    }
+    // Not all in one bucket: the test sees the split.
+    assert!(total > 0.0 && exact[0].iter().filter(|&&x| x > 0.0).count() > 3);
+}
+
+#[test]
+fn disjoint_boards_are_less_noisy_than_independent_ones() {
+    // The flop's made means from 16 boards, 400 times with other streams:
+    // each mean's spread with boards drawn disjointly (and several flops
+    // a board) is below the binomial spread of 16 independent flops, and
+    // their average is the exact mean within 4.5 standard errors.
+    let holes = vec![hole("Ah Kd"), hole("7c 7s")];
+    let seats = [0, 1];
+    let pots = build_pots(&[6, 6], &[true, true]);
+    let used: CardSet = holes.iter().flatten().copied().collect();
+    let unseen: Vec<Card> = CardSet::FULL52.difference(used).iter().collect();
+    let seen = Seen {
+        holes: &holes,
+        seats: &seats,
+        pots: &pots,
+        before: &[],
+        unseen: &unseen,
+    };
+    let (runs, trials) = (400u32, 16);
+    let mut sum = [[0.0; BUCKETS]; 2];
+    let mut square = [[0.0; BUCKETS]; 2];
+    for r in 0..runs {
+        let means = flop_means(&seen, trials, &mut game_rng(9, u64::from(r)));
+        for s in seats {
+            for k in 0..BUCKETS {
+                sum[s][k] += means.made[s][k];
+                square[s][k] += means.made[s][k] * means.made[s][k];
+            }
+        }
+    }
+    // The exact chance of each of seat 0's buckets, over every flop.
+    let mut exact = [0.0; BUCKETS];
+    let mut flops = 0.0;
+    for i in 0..unseen.len() {
+        for j in i + 1..unseen.len() {
+            for k in j + 1..unseen.len() {
+                exact[bucket(holes[0], &[unseen[i], unseen[j], unseen[k]])] += 1.0;
+                flops += 1.0;
+            }
+        }
+    }
+    let (mut ours, mut binomial) = (0.0, 0.0);
+    for k in 0..BUCKETS {
+        let p = exact[k] / flops;
+        let mean = sum[0][k] / f64::from(runs);
+        let var = square[0][k] / f64::from(runs) - mean * mean;
+        let se = (var.max(0.0) / f64::from(runs)).sqrt();
+        assert!(
+            (mean - p).abs() <= 4.5 * se + 1e-12,
+            "bucket {k}: {mean} vs {p}"
+        );
+        ours += var;
+        binomial += p * (1.0 - p) / f64::from(trials);
+    }
+    assert!(ours < 0.6 * binomial, "{ours} vs {binomial}");
+}
+
+#[test]
 fn the_flops_made_means_estimate_the_exact_mean() {
     // Heads-up before the flop: every flop of the 48 unseen cards counted
     // against the sampled means.

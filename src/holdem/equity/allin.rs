@@ -57,7 +57,15 @@ pub fn all_in_equity(
     trials: u32,
     rng: &mut GameRng,
 ) -> AllInEquity {
-    let (acc, exact) = accumulate(holes, live, CardSet::EMPTY, board, pots, trials, rng);
+    let (acc, exact) = accumulate(
+        holes,
+        live,
+        CardSet::EMPTY,
+        board,
+        pots,
+        (trials, Sampling::Independent),
+        rng,
+    );
     acc.finish(board.len(), exact)
 }
 
@@ -76,7 +84,7 @@ pub struct PotShares {
 /// (folded hands): the rest of the board comes from the cards that are
 /// neither live hands, dead nor on the board, which is how the deck deals
 /// it. Gives each pot's division rather than the sums. At most
-/// [`MAX_SEATS`] pots.
+/// [`MAX_SEATS`] pots. Sampled boards are drawn [`Disjoint`]ly.
 pub fn pot_shares(
     holes: &[[Card; 2]],
     live: &[bool],
@@ -87,7 +95,8 @@ pub fn pot_shares(
     rng: &mut GameRng,
 ) -> PotShares {
     debug_assert!(pots.len() <= MAX_SEATS);
-    let (acc, exact) = accumulate(holes, live, dead, board, pots, trials, rng);
+    let sampling = (trials, Sampling::Disjoint);
+    let (acc, exact) = accumulate(holes, live, dead, board, pots, sampling, rng);
     let total = (SHARE_UNIT * acc.boards.max(1)) as f64;
     let mut share = [[0.0; MAX_SEATS]; MAX_SEATS];
     for (k, row) in share.iter_mut().enumerate().take(acc.pot_count) {
@@ -110,7 +119,7 @@ fn accumulate(
     dead: CardSet,
     board: &[Card],
     pots: &[Pot],
-    trials: u32,
+    (trials, sampling): (u32, Sampling),
     rng: &mut GameRng,
 ) -> (Accumulator, bool) {
     let n = holes.len();
@@ -161,13 +170,68 @@ fn accumulate(
         }
     } else {
         let mut deck = rest;
-        for _ in 0..trials.max(1) {
-            let runout = sample_runout(&mut deck, missing, rng);
-            runouts.push(&mut acc, runout);
+        match sampling {
+            Sampling::Independent => {
+                for _ in 0..trials.max(1) {
+                    let runout = sample_runout(&mut deck, missing, rng);
+                    runouts.push(&mut acc, runout);
+                }
+            }
+            Sampling::Disjoint => {
+                let mut draws = Disjoint::new(&mut deck);
+                for _ in 0..trials.max(1) {
+                    let runout = Hand::from_cards(draws.draw(missing, rng));
+                    runouts.push(&mut acc, runout);
+                }
+            }
         }
     }
     runouts.flush(&mut acc);
     (acc, exact)
+}
+
+/// How sampled boards are drawn: each independently of the others (the
+/// all-in equity's boards), or [`Disjoint`] (the corrections' values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sampling {
+    Independent,
+    Disjoint,
+}
+
+/// Draws from a deck `size` items at a time without replacement, and
+/// starts again from the whole deck when fewer than `size` are left: the
+/// draws of one pass through the deck are disjoint.
+///
+/// Each draw is a uniform ordered choice of `size` distinct items (the
+/// items left are shuffled by the same partial Fisher-Yates as an
+/// independent draw), so a mean over the draws estimates the mean over
+/// every choice without bias, as independent draws do. But every item
+/// comes once per pass, so the part of the noise that is a sum of each
+/// item's own effect (the turn card's, the river card's) nearly cancels:
+/// a smaller variance at the same cost.
+pub struct Disjoint<'a, T> {
+    deck: &'a mut [T],
+    at: usize,
+}
+
+impl<'a, T> Disjoint<'a, T> {
+    pub fn new(deck: &'a mut [T]) -> Disjoint<'a, T> {
+        Disjoint { deck, at: 0 }
+    }
+
+    /// The next `size` items (at most the deck's length).
+    pub fn draw(&mut self, size: usize, rng: &mut GameRng) -> &[T] {
+        debug_assert!(size <= self.deck.len());
+        if self.at + size > self.deck.len() {
+            self.at = 0;
+        }
+        for k in self.at..self.at + size {
+            let j = rng.random_range(k..self.deck.len());
+            self.deck.swap(k, j);
+        }
+        self.at += size;
+        &self.deck[self.at - size..self.at]
+    }
 }
 
 /// Boards evaluated together ([`Accumulator::add_boards`]).
@@ -371,6 +435,41 @@ mod tests {
     use crate::holdem::test_hole as hole;
 
     #[test]
+    fn disjoint_draws_are_uniform_and_disjoint_in_each_pass() {
+        // A deck of 7, draws of 2: three draws a pass, disjoint; then the
+        // whole deck again. Each draw (the first, second and third of a
+        // pass) is uniform over the 42 ordered pairs.
+        let mut deck: Vec<usize> = (0..7).collect();
+        let mut rng = crate::rng::game_rng(8, 8);
+        let mut draws = Disjoint::new(&mut deck);
+        let passes = 42_000;
+        let mut seen = [[[0u32; 7]; 7]; 3];
+        for _ in 0..passes {
+            let mut pass = Vec::new();
+            for counts in &mut seen {
+                let &[a, b] = draws.draw(2, &mut rng) else {
+                    panic!("a draw of two")
+                };
+                counts[a][b] += 1;
+                pass.extend([a, b]);
+            }
+            pass.sort_unstable();
+            pass.dedup();
+            assert_eq!(pass.len(), 6, "a pass draws each item once");
+        }
+        // 1,000 expected each: binomial sd about 31.
+        for (d, counts) in seen.iter().enumerate() {
+            for (a, row) in counts.iter().enumerate() {
+                assert_eq!(row[a], 0);
+                for (b, &n) in row.iter().enumerate().filter(|&(b, _)| b != a) {
+                    let n = f64::from(n);
+                    assert!((n - 1000.0).abs() < 4.5 * 31.0, "draw {d}: ({a}, {b}) {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn turn_all_in_counts_outs_exactly() {
         // A flush draw against a set of queens on the turn: of the 9 hearts
         // left, 2h and 3h pair the board and fill the set up, so 7 of the
@@ -487,7 +586,7 @@ mod tests {
                 CardSet::EMPTY,
                 board,
                 &pots,
-                trials,
+                (trials, Sampling::Independent),
                 &mut rng,
             );
             // The same boards, one at a time.
