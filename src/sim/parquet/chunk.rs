@@ -169,69 +169,113 @@ fn delta_binary_packed(out: &mut Vec<u8>, values: &[i64]) {
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// Open-addressing slots of dictionary indices (`index + 1`, 0 for an
-/// empty slot), found from a key's hash; the keys are the dictionary's.
-struct Slots {
-    slots: Vec<u32>,
-    /// `64 - log2(slots)`: a hash's top bits pick its first slot.
-    shift: u32,
+/// Values a lookup's slot is fetched ahead of its lookup.
+const AHEAD: usize = 16;
+
+/// A slot of an open-addressing table: an entry's key (a value's bits, a
+/// short text's bytes, a long text's hash), its text's length and its
+/// dictionary index (`index + 1`; 0 for an empty slot). The key is in the
+/// slot, so a lookup reads one place in memory, not the dictionary too.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    len: u32,
+    index: u32,
 }
 
-impl Slots {
-    fn new() -> Slots {
-        Slots {
-            slots: vec![0; 1 << 10],
+/// An open-addressing table (linear probing, at most half full) from keys
+/// to dictionary indices.
+struct Table {
+    slots: Vec<Slot>,
+    /// `64 - log2(slots)`: a hash's top bits pick its first slot.
+    shift: u32,
+    used: usize,
+}
+
+impl Table {
+    fn new() -> Table {
+        Table {
+            slots: vec![Slot::default(); 1 << 10],
             shift: 64 - 10,
+            used: 0,
         }
     }
 
-    /// The slot of the entry whose key `is` says, or the empty slot where
-    /// it goes.
     #[inline]
-    fn find(&self, hash: u64, is: impl Fn(u32) -> bool) -> usize {
+    fn first(&self, key: u64, len: u32) -> usize {
+        let k = key ^ (u64::from(len) << 56);
+        ((k ^ (k >> 32)).wrapping_mul(GOLDEN) >> self.shift) as usize
+    }
+
+    /// Asks the processor to fetch the first slot of `key` and `len`, so
+    /// that its lookup a few values later finds it in the cache.
+    #[inline]
+    fn prefetch(&self, key: u64, len: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let slot = &self.slots[self.first(key, len)];
+            // SAFETY: SSE is part of every x86-64 processor, and a
+            // prefetch of a valid address reads nothing back.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(slot).cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (key, len);
+    }
+
+    /// The index of the entry of `key` and `len` that `same` confirms
+    /// (asked only of an entry of that key and length), or `None` when
+    /// there is none: the entry `next` is then added.
+    #[inline]
+    fn entry(&mut self, key: u64, len: u32, next: u32, same: impl Fn(u32) -> bool) -> Option<u32> {
         let mask = self.slots.len() - 1;
-        let mut at = (hash >> self.shift) as usize;
+        let mut at = self.first(key, len);
         loop {
             let s = self.slots[at];
-            if s == 0 || is(s - 1) {
-                return at;
+            if s.index == 0 {
+                self.slots[at] = Slot {
+                    key,
+                    len,
+                    index: next + 1,
+                };
+                self.used += 1;
+                if self.used * 2 > self.slots.len() {
+                    self.grow();
+                }
+                return None;
+            }
+            if s.key == key && s.len == len && same(s.index - 1) {
+                return Some(s.index - 1);
             }
             at = (at + 1) & mask;
         }
     }
 
-    /// Room for `entries` entries at most half full: the slots doubled
-    /// until they are, every entry placed again by its hash, when not.
-    fn grow(&mut self, entries: usize, hash: impl Fn(u32) -> u64) {
-        if entries * 2 <= self.slots.len() {
-            return;
-        }
-        let mut size = self.slots.len();
-        while entries * 2 > size {
-            size *= 2;
-            self.shift -= 1;
-        }
-        self.slots = vec![0; size];
-        let mask = size - 1;
-        for i in 0..entries as u32 {
-            let mut at = (hash(i) >> self.shift) as usize;
-            while self.slots[at] != 0 {
+    /// Twice the slots, every entry placed again.
+    #[cold]
+    fn grow(&mut self) {
+        let size = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        self.shift -= 1;
+        let mask = self.slots.len() - 1;
+        for s in old.into_iter().filter(|s| s.index != 0) {
+            let mut at = self.first(s.key, s.len);
+            while self.slots[at].index != 0 {
                 at = (at + 1) & mask;
             }
-            self.slots[at] = i + 1;
+            self.slots[at] = s;
         }
     }
 
     fn clear(&mut self) {
-        self.slots.fill(0);
+        if self.used > 0 {
+            self.slots.fill(Slot::default());
+            self.used = 0;
+        }
     }
 }
 
-#[inline]
-fn hash_word(k: u64) -> u64 {
-    (k ^ (k >> 32)).wrapping_mul(GOLDEN)
-}
-
+/// A text's hash (for texts longer than a key).
 fn hash_bytes(b: &[u8]) -> u64 {
     let mut h = (b.len() as u64).wrapping_mul(GOLDEN);
     let mut words = b.chunks_exact(8);
@@ -240,13 +284,16 @@ fn hash_bytes(b: &[u8]) -> u64 {
         word.copy_from_slice(w);
         h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(GOLDEN);
     }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(GOLDEN);
-    }
-    h
+    (h.rotate_left(23) ^ short_key(words.remainder())).wrapping_mul(GOLDEN)
+}
+
+/// Up to 8 bytes as a key (the first in the lowest bits).
+#[inline]
+fn short_key(b: &[u8]) -> u64 {
+    b.iter()
+        .take(8)
+        .enumerate()
+        .fold(0, |k, (i, &byte)| k | u64::from(byte) << (8 * i))
 }
 
 /// Integers within this distance of zero are looked up in a table indexed
@@ -258,9 +305,7 @@ struct Words {
     values: Vec<u64>,
     /// For integers: `value + DIRECT` indexes the entry (`index + 1`).
     direct: Vec<u32>,
-    slots: Slots,
-    /// Whether any entry is in the slots.
-    hashed: bool,
+    table: Table,
 }
 
 impl Words {
@@ -272,8 +317,7 @@ impl Words {
             } else {
                 Vec::new()
             },
-            slots: Slots::new(),
-            hashed: false,
+            table: Table::new(),
         }
     }
 
@@ -293,26 +337,15 @@ impl Words {
 
     #[inline]
     fn word(&mut self, k: u64) -> u32 {
-        let values = &self.values;
-        let at = self.slots.find(hash_word(k), |i| values[i as usize] == k);
-        let s = self.slots.slots[at];
-        if s != 0 {
-            return s - 1;
-        }
-        self.values.push(k);
-        self.hashed = true;
-        let n = self.values.len();
-        self.slots.slots[at] = n as u32;
-        let values = &self.values;
-        self.slots.grow(n, |i| hash_word(values[i as usize]));
-        n as u32 - 1
+        let next = self.values.len() as u32;
+        self.table.entry(k, 0, next, |_| true).unwrap_or_else(|| {
+            self.values.push(k);
+            next
+        })
     }
 
     fn clear(&mut self) {
-        if self.hashed {
-            self.slots.clear();
-            self.hashed = false;
-        }
+        self.table.clear();
         if !self.direct.is_empty() {
             for &v in &self.values {
                 let at = (v as i64).wrapping_add(DIRECT) as u64;
@@ -329,7 +362,7 @@ impl Words {
 struct Texts {
     bytes: Vec<u8>,
     ends: Vec<usize>,
-    slots: Slots,
+    table: Table,
 }
 
 impl Texts {
@@ -337,7 +370,7 @@ impl Texts {
         Texts {
             bytes: Vec::new(),
             ends: vec![0],
-            slots: Slots::new(),
+            table: Table::new(),
         }
     }
 
@@ -349,30 +382,36 @@ impl Texts {
         self.ends.len() - 1
     }
 
+    /// [`Table::prefetch`] for a text.
+    #[inline]
+    fn prefetch(&self, t: &[u8]) {
+        if t.len() <= 8 {
+            self.table.prefetch(short_key(t), t.len() as u32);
+        }
+    }
+
     #[inline]
     fn text(&mut self, t: &[u8]) -> u32 {
-        let at = self
-            .slots
-            .find(hash_bytes(t), |i| self.get(i as usize) == t);
-        let s = self.slots.slots[at];
-        if s != 0 {
-            return s - 1;
-        }
-        self.bytes.extend_from_slice(t);
-        self.ends.push(self.bytes.len());
-        let n = self.len();
-        self.slots.slots[at] = n as u32;
-        let (bytes, ends) = (&self.bytes, &self.ends);
-        self.slots.grow(n, |i| {
-            hash_bytes(&bytes[ends[i as usize]..ends[i as usize + 1]])
-        });
-        n as u32 - 1
+        let next = self.len() as u32;
+        let len = u32::try_from(t.len()).unwrap_or(u32::MAX);
+        let found = if t.len() <= 8 {
+            // The key is the text.
+            self.table.entry(short_key(t), len, next, |_| true)
+        } else {
+            let (bytes, ends) = (&self.bytes, &self.ends);
+            self.table.entry(hash_bytes(t), len, next, |i| {
+                &bytes[ends[i as usize]..ends[i as usize + 1]] == t
+            })
+        };
+        found.unwrap_or_else(|| {
+            self.bytes.extend_from_slice(t);
+            self.ends.push(self.bytes.len());
+            next
+        })
     }
 
     fn clear(&mut self) {
-        if self.len() > 0 {
-            self.slots.clear();
-        }
+        self.table.clear();
         self.bytes.clear();
         self.ends.truncate(1);
     }
@@ -493,12 +532,14 @@ impl ChunkEncoder {
             }
             (Held::Words { dict, indices, .. }, Column::Float(c)) if dict.direct.is_empty() => {
                 let run = &c.values[from..to];
-                indices.extend(
-                    run.iter()
-                        .enumerate()
-                        .filter(|&(k, _)| is(k))
-                        .map(|(_, &v)| dict.word(v.to_bits())),
-                );
+                for (k, &v) in run.iter().enumerate() {
+                    if let Some(ahead) = run.get(k + AHEAD) {
+                        dict.table.prefetch(ahead.to_bits(), 0);
+                    }
+                    if is(k) {
+                        indices.push(dict.word(v.to_bits()));
+                    }
+                }
             }
             (Held::Delta(values), Column::Int(c)) => values.extend(
                 c.values[from..to]
@@ -509,6 +550,12 @@ impl ChunkEncoder {
             ),
             (Held::Texts { dict, indices }, Column::Text(t)) => {
                 for k in 0..to - from {
+                    if let Some(ahead) = (k + AHEAD < to - from)
+                        .then(|| t.get(from + k + AHEAD))
+                        .flatten()
+                    {
+                        dict.prefetch(ahead);
+                    }
                     if is(k) {
                         indices.push(dict.text(t.get(from + k).ok_or_else(too_long)?));
                     }
