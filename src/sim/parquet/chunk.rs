@@ -170,7 +170,7 @@ fn delta_binary_packed(out: &mut Vec<u8>, values: &[i64]) {
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Values a lookup's slot is fetched ahead of its lookup.
-const AHEAD: usize = 16;
+const AHEAD: usize = 32;
 
 /// A slot of an open-addressing table: an entry's key (a value's bits, a
 /// short text's bytes, a long text's hash), its text's length and its
