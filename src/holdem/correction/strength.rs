@@ -90,16 +90,16 @@ fn flush_draw(hole: [Card; 2], board: &[Card]) -> bool {
 /// [`bucket`] for the seat's strength on that board, already evaluated.
 fn bucket_of(hole: [Card; 2], board: &[Card], strength: Strength) -> usize {
     let (a, b) = (hole[0].rank(), hole[1].rank());
-    let top = board.iter().map(|c| c.rank()).max();
-    let second = board
-        .iter()
-        .map(|c| c.rank())
-        .filter(|&r| Some(r) != top)
-        .max();
     match category(strength) {
         Category::HighCard if flush_draw(hole, board) => 1,
         Category::HighCard => 0,
         Category::Pair => {
+            let top = board.iter().map(|c| c.rank()).max();
+            let second = board
+                .iter()
+                .map(|c| c.rank())
+                .filter(|&r| Some(r) != top)
+                .max();
             let on_board = |r| board.iter().any(|c| c.rank() == r);
             let k = if a == b {
                 if Some(a) > top {
