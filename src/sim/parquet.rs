@@ -21,7 +21,6 @@ use parquet::file::page_index::column_index::ColumnIndexMetaData;
 use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::ColumnPath;
 
 mod chunk;
 mod columns;
@@ -242,32 +241,6 @@ pub fn column_encoding(name: &str) -> Option<Encoding> {
         }
         _ => None,
     }
-}
-
-/// The writer properties of a per-game file of `schema`: [`properties`],
-/// with each column's [`column_encoding`] (and no dictionary) where it has
-/// one.
-pub fn rows_properties(
-    schema: &Schema,
-    metadata: Vec<(String, String)>,
-) -> Result<WriterProperties, ParquetError> {
-    let mut builder = properties(metadata)?.into_builder();
-    for f in schema.fields() {
-        let kind = f.data_type();
-        if let Some(encoding) = column_encoding(f.name()) {
-            let fits = match encoding {
-                Encoding::DELTA_BINARY_PACKED => *kind == DataType::Int64,
-                _ => *kind == DataType::Utf8,
-            };
-            if fits {
-                let path = ColumnPath::from(f.name().as_str());
-                builder = builder
-                    .set_column_dictionary_enabled(path.clone(), false)
-                    .set_column_encoding(path, encoding);
-            }
-        }
-    }
-    Ok(builder.build())
 }
 
 /// The types of a schema's columns (of `int64`, `float64` and `utf8`).
@@ -879,6 +852,7 @@ pub fn join<W: Write + Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parquet::schema::types::ColumnPath;
 
     #[test]
     fn types_follow_the_python_table() {
@@ -984,6 +958,26 @@ mod tests {
             })
             .collect();
         fields.join(",") + "\n"
+    }
+
+    /// The reference's writer properties for a per-game file of
+    /// `schema`: [`properties`], with each column's [`column_encoding`]
+    /// (and no dictionary) where it has one, as cardsim's encoder encodes
+    /// it.
+    fn rows_properties(
+        schema: &Schema,
+        metadata: Vec<(String, String)>,
+    ) -> Result<WriterProperties, ParquetError> {
+        let mut builder = properties(metadata)?.into_builder();
+        for f in schema.fields() {
+            if let Some(encoding) = encoding_of(f) {
+                let path = ColumnPath::from(f.name().as_str());
+                builder = builder
+                    .set_column_dictionary_enabled(path.clone(), false)
+                    .set_column_encoding(path, encoding);
+            }
+        }
+        Ok(builder.build())
     }
 
     /// The reference: the rows as one Arrow batch, written by the Parquet
