@@ -14,6 +14,9 @@
 //! Every feature has mean zero over the deal, whatever the players do:
 //! - the four parts of the chance correction (hole cards, flop, turn,
 //!   river), each a value after a deal minus its mean over the deal;
+//! - the flop's, turn's and river's parts again where the pot at least
+//!   doubled on the street before the deal (else 0): a part times a
+//!   number known before its deal keeps its mean of zero over the deal;
 //! - the action correction (mean zero over the random agent's draws);
 //! - for each starting-hand class `c` (169 of them), `[hand in c] − p(c)`,
 //!   with `p(c)` the exact chance of being dealt a hand of the class (6, 4
@@ -37,9 +40,14 @@ pub const CLASSES: usize = 169;
 pub const DEALS: usize = 4;
 /// The weighted luck: the four deal parts and the action correction.
 const LUCK: usize = DEALS + 1;
-/// Every weighted feature but the classes: the luck, then the seat's and
-/// (heads-up) its opponent's strength features.
-const DENSE: usize = LUCK + STRENGTH2;
+/// The flop's, turn's and river's parts again, each times whether the pot
+/// at least doubled on the street before the deal (a bet was called):
+/// known before the deal, so each still has mean zero over it. After a
+/// bet more bets tend to follow, so a deal's luck weighs more there.
+const CROSS: usize = DEALS - 1;
+/// Every weighted feature but the classes: the luck, the crossed luck,
+/// then the seat's and (heads-up) its opponent's strength features.
+const DENSE: usize = LUCK + CROSS + STRENGTH2;
 /// The seat's and its opponent's strength features.
 const STRENGTH2: usize = 2 * STRENGTH;
 
@@ -74,6 +82,9 @@ pub struct Features {
     pub by_deal: [f64; DEALS],
     /// The action correction, in chips.
     pub action: f64,
+    /// The flop's, turn's and river's parts where the pot at least doubled
+    /// on the street before the deal, else 0.
+    pub crossed: [f64; CROSS],
     /// The seat's starting-hand class.
     pub own: usize,
     /// Heads-up, the opponent's class.
@@ -91,8 +102,10 @@ impl Features {
         let mut out = [0.0; DENSE];
         out[..DEALS].copy_from_slice(&self.by_deal);
         out[DEALS] = self.action;
-        out[LUCK..LUCK + STRENGTH].copy_from_slice(&self.strength);
-        out[LUCK + STRENGTH..].copy_from_slice(&self.opponent_strength);
+        out[LUCK..LUCK + CROSS].copy_from_slice(&self.crossed);
+        let strength = LUCK + CROSS;
+        out[strength..strength + STRENGTH].copy_from_slice(&self.strength);
+        out[strength + STRENGTH..].copy_from_slice(&self.opponent_strength);
         out
     }
 
@@ -110,9 +123,16 @@ impl Features {
         let class = |s: usize| hand_class([seats[s].hole[0], seats[s].hole[1]]);
         let heads_up = seats.len() == 2;
         let of = |s: usize| strength.get(s).copied().unwrap_or([0.0; STRENGTH]);
+        let mut crossed = [0.0; CROSS];
+        for (k, c) in crossed.iter_mut().enumerate() {
+            if chance.pot[k + 1] >= 2.0 * chance.pot[k] && chance.pot[k + 1] > 0.0 {
+                *c = chance.by_deal[k + 1][seat];
+            }
+        }
         Features {
             by_deal: chance.by_deal.map(|d| d[seat]),
             action,
+            crossed,
             own: class(seat),
             opponent: heads_up.then(|| class(1 - seat)),
             strength: of(seat),
@@ -218,14 +238,26 @@ const PENALTIES: [f64; 8] = [0.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 1e12];
 /// their mean sum of squares: the first drops them (the fit of the luck
 /// and the classes alone); a feature with the mean sum of squares keeps
 /// `1 / (1 + penalty)` of its weight, a rarer one less.
-const STRENGTH_PENALTIES: [f64; 5] = [1e12, 0.001, 0.01, 0.1, 1.0];
+const STRENGTH_PENALTIES: [f64; 5] = [DROPPED, 0.001, 0.01, 0.1, 1.0];
+
+/// Ridge penalties tried for the crossed luck, as a fraction of its mean
+/// sum of squares, after the strength features': none dropped them
+/// before (the fit without them is the one to beat). Unpenalised, a few
+/// calibration hands of a wild player (`random` against `tag`) can give
+/// them weights that add variance.
+const CROSSED_PENALTIES: [f64; 4] = [0.001, 0.01, 0.1, 1.0];
+
+/// Dropped: a penalty this large leaves a weight of about nothing.
+const DROPPED: f64 = 1e12;
 
 /// The ridge penalties of a fit: the classes' in hands, the strength
-/// features' as a fraction of their mean sum of squares.
+/// features' and the crossed luck's as a fraction of their mean sum of
+/// squares.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Penalty {
     pub classes: f64,
     pub strength: f64,
+    pub crossed: f64,
 }
 
 impl Fit {
@@ -290,12 +322,16 @@ impl Fit {
         // The strength features' ridge: a fraction of their mean sum of
         // squares, the same for each, so that a bucket seen in few hands
         // is shrunk most.
-        let strength = (1 + LUCK..=DENSE).map(|i| a[i * n + i]).sum::<f64>() / STRENGTH2 as f64;
+        let (crossed, first) = (1 + LUCK, 1 + LUCK + CROSS);
+        let strength = (first..=DENSE).map(|i| a[i * n + i]).sum::<f64>() / STRENGTH2 as f64;
+        let crossed_squares = (crossed..first).map(|i| a[i * n + i]).sum::<f64>() / CROSS as f64;
         for i in 0..n {
             let ridge = if i > DENSE {
                 penalty.classes
-            } else if i > LUCK {
+            } else if i >= first {
                 penalty.strength * strength
+            } else if i >= crossed {
+                penalty.crossed * crossed_squares
             } else {
                 0.0
             };
@@ -306,19 +342,31 @@ impl Fit {
 
     /// The error of predicting each half from the other.
     fn cross_error(&self, penalty: Penalty) -> f64 {
+        let [a, b] = self.half_errors(penalty);
+        a + b
+    }
+
+    /// The errors of predicting the second half from the first, and the
+    /// first from the second.
+    fn half_errors(&self, penalty: Penalty) -> [f64; 2] {
         let [a, b] = &self.halves;
-        b.residual(&self.weights(&[a], penalty)) + a.residual(&self.weights(&[b], penalty))
+        [
+            b.residual(&self.weights(&[a], penalty)),
+            a.residual(&self.weights(&[b], penalty)),
+        ]
     }
 
     /// The penalties that predict each half best from the other: the
-    /// classes' first (without the strength features), then the strength
-    /// features' (dropping them is one of the choices).
+    /// classes' first (without the strength features and the crossed
+    /// luck), then the strength features' (dropping them is one of the
+    /// choices), then the crossed luck's (as well).
     pub fn penalty(&self) -> Penalty {
         let mut best = (f64::INFINITY, Penalty::default());
         for classes in PENALTIES {
             let penalty = Penalty {
                 classes,
                 strength: STRENGTH_PENALTIES[0],
+                crossed: DROPPED,
             };
             let err = self.cross_error(penalty);
             if err < best.0 {
@@ -332,7 +380,20 @@ impl Fit {
                 best = (err, penalty);
             }
         }
-        best.1
+        // The crossed luck only where it predicts each half better from
+        // the other, not just their sum: a few huge pots in one half can
+        // make the sum a poor guide.
+        let without = self.half_errors(best.1);
+        let mut chosen = (without, best.1);
+        for crossed in CROSSED_PENALTIES {
+            let penalty = Penalty { crossed, ..best.1 };
+            let err = self.half_errors(penalty);
+            let better = err[0] < without[0] && err[1] < without[1];
+            if better && err[0] + err[1] < chosen.0[0] + chosen.0[1] {
+                chosen = (err, penalty);
+            }
+        }
+        chosen.1
     }
 
     /// The weights of both halves with the cross-validated penalties.
@@ -444,6 +505,7 @@ mod tests {
             let f = Features {
                 by_deal: [0; DEALS].map(|_| rng.random_range(-5.0..5.0)),
                 action: rng.random_range(-5.0..5.0),
+                crossed: [0.0; CROSS],
                 own: rng.random_range(0..CLASSES),
                 opponent: Some(rng.random_range(0..CLASSES)),
                 strength: [0.0; STRENGTH],
@@ -473,6 +535,38 @@ mod tests {
     }
 
     #[test]
+    fn the_crossed_luck_is_kept_where_it_predicts_and_dropped_where_noise() {
+        // Results made of the crossed features (weight 2) or unrelated to
+        // them, with loud noise: cross-validation keeps them in the first
+        // case and drops them in the second.
+        use rand::RngExt;
+        for signal in [true, false] {
+            let mut fit = Fit::new(false);
+            let mut rng = crate::rng::game_rng(5, 5);
+            for k in 0..4_000 {
+                let f = Features {
+                    by_deal: [0.0; DEALS],
+                    action: 0.0,
+                    crossed: [0; CROSS].map(|_| rng.random_range(-5.0..5.0)),
+                    own: rng.random_range(0..CLASSES),
+                    opponent: None,
+                    strength: [0.0; STRENGTH],
+                    opponent_strength: [0.0; STRENGTH],
+                };
+                let noise = rng.random_range(-10.0..10.0);
+                let y = if signal {
+                    2.0 * f.crossed.iter().sum::<f64>() + noise
+                } else {
+                    noise
+                };
+                fit.add(k % 2, &f, y);
+            }
+            let kept = fit.penalty().crossed < DROPPED;
+            assert_eq!(kept, signal, "{:?}", fit.penalty());
+        }
+    }
+
+    #[test]
     fn classes_that_are_only_noise_are_dropped() {
         // Results that are the deal parts plus loud noise, unrelated to
         // the classes: cross-validation penalises the classes away.
@@ -483,6 +577,7 @@ mod tests {
             let f = Features {
                 by_deal: [0; DEALS].map(|_| rng.random_range(-5.0..5.0)),
                 action: 0.0,
+                crossed: [0.0; CROSS],
                 own: rng.random_range(0..CLASSES),
                 opponent: None,
                 strength: [0.0; STRENGTH],

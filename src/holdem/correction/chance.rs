@@ -66,6 +66,10 @@ pub struct ChanceCorrection {
     /// deals that did not happen. The strength features
     /// ([`super::strength`]) weigh these by the seat's bucket.
     pub after: [[f64; MAX_SEATS]; 4],
+    /// The chips in (all seats') when each deal came: 0 for deals that did
+    /// not happen. Known before the deal, so a deal's part times any
+    /// function of these still has mean zero over the deal.
+    pub pot: [f64; 4],
     /// Whether every value was counted exactly (else some were sampled).
     pub exact: bool,
 }
@@ -166,7 +170,9 @@ pub fn chance_correction(
     }
     // After each deal, and before the next one, the cards are the same:
     // one count serves both when the same seats are in.
+    let mut pot = [0.0; 4];
     for (k, deal) in deals.iter().enumerate() {
+        pot[k] = deal.contributed.iter().sum::<u64>() as f64;
         let after = &board[..deal.board_after];
         let mut moments = vec![deal.chips()];
         moments.extend(deals.get(k + 1).map(Deal::chips));
@@ -190,6 +196,7 @@ pub fn chance_correction(
         chips,
         by_deal,
         after: after_deal,
+        pot,
         exact,
     })
 }

@@ -64,6 +64,36 @@ fn deals_record_the_chips_in_when_each_card_came() {
 }
 
 #[test]
+fn the_crossed_luck_is_a_deals_part_where_the_pot_doubled_before_it() {
+    // The hand above: the pot is 3 at the hole cards, 12 at the flop
+    // (raised: doubled), 32 at the turn (a bet called: doubled) and 32 at
+    // the river (checked). The crossed features are the flop's and turn's
+    // parts and 0 for the river: a part times what was known before its
+    // deal, so each keeps the part's mean of zero over the deal.
+    let deck = deck_with("As Kd Ah Kc 2c 7d 9h Js 3s");
+    let a = [
+        Action::RaiseTo(6),
+        Action::Call,
+        Action::Check,
+        Action::RaiseTo(10),
+        Action::Call,
+        Action::Check,
+        Action::Check,
+        Action::Check,
+        Action::RaiseTo(20),
+        Action::Fold,
+    ];
+    let hand = play(config(&[100, 100], 0), &deck, &a);
+    let c = chance_correction(&hand, 1000, &mut game_rng(3, 0)).expect("a simulated hand");
+    assert_eq!(c.pot, [3.0, 12.0, 32.0, 32.0]);
+    for seat in 0..2 {
+        let f = super::super::baseline::Features::of(&hand, seat, &c, 0.0, &[]);
+        assert_eq!(f.crossed, [c.by_deal[1][seat], c.by_deal[2][seat], 0.0]);
+        assert!(f.crossed[0] != 0.0 && f.crossed[1] != 0.0);
+    }
+}
+
+#[test]
 fn checked_down_hands_have_no_luck_left() {
     // When no chips move after equal blinds, the corrected result of each
     // seat is its fair share of the pot minus its chips, whatever the
