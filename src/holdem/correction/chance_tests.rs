@@ -37,10 +37,9 @@ fn net(hand: &HandState, s: usize) -> f64 {
     seat.stack as f64 - hand.config().stacks[s] as f64
 }
 
-#[test]
-fn deals_record_the_chips_in_when_each_card_came() {
-    // Heads-up, button (seat 0) posts 1, seat 1 posts 2. Preflop: raise to
-    // 6, call; flop: bet 10, call; turn: check, check; river: bet, fold.
+/// Heads-up, button (seat 0) posts 1, seat 1 posts 2. Preflop: raise to
+/// 6, call; flop: bet 10, call; turn: check, check; river: bet, fold.
+fn raised_flop_bet_turn_river_fold() -> HandState {
     let deck = deck_with("As Kd Ah Kc 2c 7d 9h Js 3s");
     let a = [
         Action::RaiseTo(6),
@@ -54,7 +53,12 @@ fn deals_record_the_chips_in_when_each_card_came() {
         Action::RaiseTo(20),
         Action::Fold,
     ];
-    let hand = play(config(&[100, 100], 0), &deck, &a);
+    play(config(&[100, 100], 0), &deck, &a)
+}
+
+#[test]
+fn deals_record_the_chips_in_when_each_card_came() {
+    let hand = raised_flop_bet_turn_river_fold();
     let d = deals(&hand).expect("a simulated hand");
     let chips: Vec<Vec<u64>> = d.iter().map(|d| d.contributed.clone()).collect();
     assert_eq!(chips, [[1, 2], [6, 6], [16, 16], [16, 16]]);
@@ -70,20 +74,7 @@ fn the_crossed_luck_is_a_deals_part_where_the_pot_doubled_before_it() {
     // the river (checked). The crossed features are the flop's and turn's
     // parts and 0 for the river: a part times what was known before its
     // deal, so each keeps the part's mean of zero over the deal.
-    let deck = deck_with("As Kd Ah Kc 2c 7d 9h Js 3s");
-    let a = [
-        Action::RaiseTo(6),
-        Action::Call,
-        Action::Check,
-        Action::RaiseTo(10),
-        Action::Call,
-        Action::Check,
-        Action::Check,
-        Action::Check,
-        Action::RaiseTo(20),
-        Action::Fold,
-    ];
-    let hand = play(config(&[100, 100], 0), &deck, &a);
+    let hand = raised_flop_bet_turn_river_fold();
     let c = chance_correction(&hand, 1000, &mut game_rng(3, 0)).expect("a simulated hand");
     assert_eq!(c.pot, [3.0, 12.0, 32.0, 32.0]);
     for seat in 0..2 {

@@ -92,6 +92,28 @@ fn the_turns_made_features_average_to_zero_over_every_turn() {
     assert!(mean[1].iter().all(|&x| x == 0.0));
 }
 
+/// The turn's exact `chips` means, the slow way: over every turn card of
+/// `unseen`, the expected chips after it times [bucket = k], for the live
+/// seats 0 and 2 of [`three_way`].
+fn turns_chips_means_slowly(
+    holes: &[[Card; 2]],
+    live: &[bool],
+    pots: &[Pot],
+    flop: &[Card],
+    unseen: &[Card],
+) -> [[f64; BUCKETS]; MAX_SEATS] {
+    let mut exact = [[0.0; BUCKETS]; MAX_SEATS];
+    for &t in unseen {
+        let mut board = flop.to_vec();
+        board.push(t);
+        let after = expected_slowly(holes, live, pots, &board);
+        for s in [0, 2] {
+            exact[s][bucket(holes[s], &board)] += after[s] / unseen.len() as f64;
+        }
+    }
+    exact
+}
+
 #[test]
 fn the_turns_chips_means_estimate_the_exact_mean() {
     // The exact mean over every turn of (expected chips after it) ×
@@ -101,16 +123,14 @@ fn the_turns_chips_means_estimate_the_exact_mean() {
     let pots = build_pots(&contributed, &live);
     let used: CardSet = holes.iter().flatten().chain(&flop).copied().collect();
     let turns: Vec<Card> = CardSet::FULL52.difference(used).iter().collect();
-    let mut exact = [[0.0; BUCKETS]; 3];
+    let exact = turns_chips_means_slowly(&holes, &live, &pots, &flop, &turns);
     let mut square = [[0.0; BUCKETS]; 3];
     for &t in &turns {
         let mut board = flop.clone();
         board.push(t);
-        let after = expected_slowly(&holes, &live, &pots, &board);
         let rest: Vec<Card> = turns.iter().copied().filter(|&r| r != t).collect();
         for s in [0, 2] {
             let k = bucket(holes[s], &board);
-            exact[s][k] += after[s] / turns.len() as f64;
             for &r in &rest {
                 let mut full = board.clone();
                 full.push(r);
@@ -157,16 +177,13 @@ fn every_pair_counted_both_ways_gives_the_turns_exact_chips_means() {
     let used: CardSet = holes.iter().flatten().chain(&flop).copied().collect();
     let unseen: Vec<Card> = CardSet::FULL52.difference(used).iter().collect();
     let seats = [0, 2];
-    let mut exact = [[0.0; BUCKETS]; MAX_SEATS];
+    let exact = turns_chips_means_slowly(&holes, &live, &pots, &flop, &unseen);
     let mut buckets = vec![[0u8; MAX_SEATS]; unseen.len()];
     for (i, &t) in unseen.iter().enumerate() {
         let mut board = flop.clone();
         board.push(t);
-        let after = expected_slowly(&holes, &live, &pots, &board);
         for s in seats {
-            let k = bucket(holes[s], &board);
-            buckets[i][s] = k as u8;
-            exact[s][k] += after[s] / unseen.len() as f64;
+            buckets[i][s] = bucket(holes[s], &board) as u8;
         }
     }
     let seen = Seen {
