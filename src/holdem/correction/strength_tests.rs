@@ -52,6 +52,13 @@ fn three_way() -> (Vec<[Card; 2]>, Vec<bool>, Vec<u64>, Vec<Card>) {
     )
 }
 
+/// The cards neither in a hole of `holes` (folded ones included: dead)
+/// nor on `board`, in order.
+fn unseen(holes: &[[Card; 2]], board: &[Card]) -> Vec<Card> {
+    let used: CardSet = holes.iter().flatten().chain(board).copied().collect();
+    CardSet::FULL52.difference(used).iter().collect()
+}
+
 /// Each seat's exact expected chips from the pots on `board` (4 or 5
 /// cards), the slow way of the chance correction's tests.
 fn expected_slowly(holes: &[[Card; 2]], live: &[bool], pots: &[Pot], board: &[Card]) -> Vec<f64> {
@@ -61,8 +68,7 @@ fn expected_slowly(holes: &[[Card; 2]], live: &[bool], pots: &[Pot], board: &[Ca
 #[test]
 fn the_turns_made_features_average_to_zero_over_every_turn() {
     let (holes, live, contributed, flop) = three_way();
-    let used: CardSet = holes.iter().flatten().chain(&flop).copied().collect();
-    let turns: Vec<Card> = CardSet::FULL52.difference(used).iter().collect();
+    let turns = unseen(&holes, &flop);
     let mut mean = [[0.0; 2 * BUCKETS]; MAX_SEATS];
     for &t in &turns {
         let mut after = flop.clone();
@@ -121,8 +127,7 @@ fn the_turns_chips_means_estimate_the_exact_mean() {
     // many draws: within 4.5 standard errors, for every seat and bucket.
     let (holes, live, contributed, flop) = three_way();
     let pots = build_pots(&contributed, &live);
-    let used: CardSet = holes.iter().flatten().chain(&flop).copied().collect();
-    let turns: Vec<Card> = CardSet::FULL52.difference(used).iter().collect();
+    let turns = unseen(&holes, &flop);
     let exact = turns_chips_means_slowly(&holes, &live, &pots, &flop, &turns);
     let mut square = [[0.0; BUCKETS]; 3];
     for &t in &turns {
@@ -174,8 +179,7 @@ fn every_pair_counted_both_ways_gives_the_turns_exact_chips_means() {
     // So a mean over uniformly drawn pairs is unbiased.
     let (holes, live, contributed, flop) = three_way();
     let pots = build_pots(&contributed, &live);
-    let used: CardSet = holes.iter().flatten().chain(&flop).copied().collect();
-    let unseen: Vec<Card> = CardSet::FULL52.difference(used).iter().collect();
+    let unseen = unseen(&holes, &flop);
     let seats = [0, 2];
     let exact = turns_chips_means_slowly(&holes, &live, &pots, &flop, &unseen);
     let mut buckets = vec![[0u8; MAX_SEATS]; unseen.len()];
@@ -226,8 +230,7 @@ fn disjoint_boards_are_less_noisy_than_independent_ones() {
     let holes = vec![hole("Ah Kd"), hole("7c 7s")];
     let seats = [0, 1];
     let pots = build_pots(&[6, 6], &[true, true]);
-    let used: CardSet = holes.iter().flatten().copied().collect();
-    let unseen: Vec<Card> = CardSet::FULL52.difference(used).iter().collect();
+    let unseen = unseen(&holes, &[]);
     let seen = Seen {
         holes: &holes,
         seats: &seats,
@@ -281,8 +284,7 @@ fn the_flops_made_means_estimate_the_exact_mean() {
     let holes = vec![hole("Ah Kd"), hole("7c 7s")];
     let seats = [0, 1];
     let pots = build_pots(&[6, 6], &[true, true]);
-    let used: CardSet = holes.iter().flatten().copied().collect();
-    let unseen: Vec<Card> = CardSet::FULL52.difference(used).iter().collect();
+    let unseen = unseen(&holes, &[]);
     let mut exact = [[0.0; BUCKETS]; 2];
     let mut flops = 0.0;
     for i in 0..unseen.len() {
