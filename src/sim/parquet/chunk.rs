@@ -98,14 +98,57 @@ fn literals<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
     for run in values.chunks(LITERAL_RUN) {
         let groups = run.len().div_ceil(8);
         varint(out, ((groups as u64) << 1) | 1);
-        let pad = groups * 8 - run.len();
-        pack(
-            out,
-            run.iter()
-                .map(|&v| v.into())
-                .chain(std::iter::repeat_n(0, pad)),
-            width,
-        );
+        pack_groups(out, run, width);
+    }
+}
+
+/// Appends `values` `width` (at most 32) bits each in groups of 8, the
+/// last group padded with zeros, as [`pack`] does (and is tested to). A
+/// group of 8 values of `width` bits is exactly `width` bytes, so with
+/// the width a constant ([`pack_groups_of`]) every shift in a group is a
+/// constant too: no per-value branches, one store of the group.
+fn pack_groups<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
+    macro_rules! widths {
+        ($($w:literal)*) => {
+            match width {
+                0 => {}
+                $($w => pack_groups_of::<T, $w>(out, values),)*
+                _ => pack(out, values.iter().map(|&v| v.into()).chain(
+                    std::iter::repeat_n(0, values.len().next_multiple_of(8) - values.len()),
+                ), width),
+            }
+        };
+    }
+    widths!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+}
+
+/// [`pack_groups`] for a constant width `W` (1 to 32).
+fn pack_groups_of<T: Copy + Into<u64>, const W: usize>(out: &mut Vec<u8>, values: &[T]) {
+    let at = out.len();
+    out.resize(at + values.len().div_ceil(8) * W, 0);
+    let dst = &mut out[at..];
+    let (groups, rest) = values.as_chunks::<8>();
+    let mut last = [0u64; 8];
+    for (k, &v) in rest.iter().enumerate() {
+        last[k] = v.into();
+    }
+    let whole = groups.iter().map(|g| g.map(Into::into));
+    let padded = (!rest.is_empty()).then_some(last);
+    for (g, to) in whole.chain(padded).zip(dst.chunks_exact_mut(W)) {
+        // 8 values of W <= 32 bits: 256 bits at most, in four words.
+        let mut words = [0u64; 4];
+        for (k, v) in g.into_iter().enumerate() {
+            let bit = k * W;
+            words[bit / 64] |= v << (bit % 64);
+            if bit % 64 + W > 64 {
+                words[bit / 64 + 1] |= v >> (64 - bit % 64);
+            }
+        }
+        let mut bytes = [0u8; 32];
+        for (b, w) in bytes.chunks_exact_mut(8).zip(words) {
+            b.copy_from_slice(&w.to_le_bytes());
+        }
+        to.copy_from_slice(&bytes[..W]);
     }
 }
 
@@ -116,7 +159,9 @@ fn rle_hybrid<T: Copy + PartialEq + Into<u64>>(out: &mut Vec<u8>, values: &[T], 
     let bytes = width.div_ceil(8) as usize;
     let (mut literal_from, mut i) = (0, 0);
     while i < values.len() {
-        let v = values[i];
+        // Only a value equal to the next can start a run: skip to one.
+        i = next_repeat(values, i);
+        let Some(&v) = values.get(i) else { break };
         let mut end = i + 1;
         while end < values.len() && values[end] == v {
             end += 1;
@@ -133,6 +178,28 @@ fn rle_hybrid<T: Copy + PartialEq + Into<u64>>(out: &mut Vec<u8>, values: &[T], 
         i = end;
     }
     literals(out, &values[literal_from..], width);
+}
+
+/// The first `k >= from` whose value equals the next one's (the length
+/// when there is none), checking 8 neighbours at a time.
+#[inline]
+fn next_repeat<T: Copy + PartialEq>(values: &[T], from: usize) -> usize {
+    let mut k = from;
+    while k + 9 <= values.len() {
+        let w = &values[k..k + 9];
+        if (0..8).fold(false, |any, t| any | (w[t] == w[t + 1])) {
+            break;
+        }
+        k += 8;
+    }
+    while k + 1 < values.len() && values[k] != values[k + 1] {
+        k += 1;
+    }
+    if k + 1 < values.len() {
+        k
+    } else {
+        values.len()
+    }
 }
 
 /// Appends `values` as `DELTA_BINARY_PACKED`: blocks of 128 deltas, each
@@ -382,26 +449,23 @@ impl Texts {
         self.ends.len() - 1
     }
 
-    /// [`Table::prefetch`] for a text.
+    /// The index of text `t`, whose key (when it is at most 8 bytes:
+    /// its bytes as a word, from [`super::columns::Texts::key`]) is `key`;
+    /// a text not yet in the dictionary is added.
     #[inline]
-    fn prefetch(&self, t: &[u8]) {
-        if t.len() <= 8 {
-            self.table.prefetch(short_key(t), t.len() as u32);
-        }
-    }
-
-    #[inline]
-    fn text(&mut self, t: &[u8]) -> u32 {
+    fn text(&mut self, t: &[u8], key: Option<u64>) -> u32 {
         let next = self.len() as u32;
         let len = u32::try_from(t.len()).unwrap_or(u32::MAX);
-        let found = if t.len() <= 8 {
+        let found = match key {
             // The key is the text.
-            self.table.entry(short_key(t), len, next, |_| true)
-        } else {
-            let (bytes, ends) = (&self.bytes, &self.ends);
-            self.table.entry(hash_bytes(t), len, next, |i| {
-                &bytes[ends[i as usize]..ends[i as usize + 1]] == t
-            })
+            Some(key) => self.table.entry(key, len, next, |_| true),
+            None if t.len() <= 8 => self.table.entry(short_key(t), len, next, |_| true),
+            None => {
+                let (bytes, ends) = (&self.bytes, &self.ends);
+                self.table.entry(hash_bytes(t), len, next, |i| {
+                    &bytes[ends[i as usize]..ends[i as usize + 1]] == t
+                })
+            }
         };
         found.unwrap_or_else(|| {
             self.bytes.extend_from_slice(t);
@@ -549,15 +613,17 @@ impl ChunkEncoder {
                     .map(|(_, &v)| v),
             ),
             (Held::Texts { dict, indices }, Column::Text(t)) => {
-                for k in 0..to - from {
-                    if let Some(ahead) = (k + AHEAD < to - from)
-                        .then(|| t.get(from + k + AHEAD))
-                        .flatten()
+                let n = to - from;
+                for k in 0..n {
+                    if let Some((key, len)) =
+                        (k + AHEAD < n).then(|| t.key(from + k + AHEAD)).flatten()
                     {
-                        dict.prefetch(ahead);
+                        dict.table.prefetch(key, len);
                     }
                     if is(k) {
-                        indices.push(dict.text(t.get(from + k).ok_or_else(too_long)?));
+                        let text = t.get(from + k).ok_or_else(too_long)?;
+                        let key = t.key(from + k).map(|(key, _)| key);
+                        indices.push(dict.text(text, key));
                     }
                 }
             }
@@ -999,6 +1065,101 @@ mod tests {
         }
     }
 
+    /// The hybrid encoding's decisions made one value at a time, with
+    /// [`pack`] for the literals: what [`rle_hybrid`] must give, byte for
+    /// byte.
+    fn rle_hybrid_reference(values: &[u32], width: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        let literal = |out: &mut Vec<u8>, run: &[u32]| {
+            for part in run.chunks(LITERAL_RUN) {
+                let groups = part.len().div_ceil(8);
+                varint(out, ((groups as u64) << 1) | 1);
+                let padded = part.iter().map(|&v| u64::from(v));
+                pack(
+                    out,
+                    padded.chain(std::iter::repeat_n(0, groups * 8 - part.len())),
+                    width,
+                );
+            }
+        };
+        let (mut from, mut i) = (0, 0);
+        while i < values.len() {
+            let mut end = i + 1;
+            while end < values.len() && values[end] == values[i] {
+                end += 1;
+            }
+            let fill = (8 - (i - from) % 8) % 8;
+            if end - i >= fill + 8 {
+                literal(&mut out, &values[from..i + fill]);
+                varint(&mut out, ((end - i - fill) as u64) << 1);
+                out.extend_from_slice(
+                    &u64::from(values[i]).to_le_bytes()[..width.div_ceil(8) as usize],
+                );
+                from = end;
+            }
+            i = end;
+        }
+        literal(&mut out, &values[from..]);
+        out
+    }
+
+    #[test]
+    fn groups_pack_as_one_value_at_a_time() {
+        let mut seed = 11u64;
+        for width in 1..=32u32 {
+            for n in (0..=24usize).chain([63, 64, 65, 1000]) {
+                let values: Vec<u32> = (0..n)
+                    .map(|k| {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        // Every other value the largest of the width.
+                        let v = if k % 2 == 0 { seed >> 32 } else { u64::MAX };
+                        (v & ((1u64 << width) - 1)) as u32
+                    })
+                    .collect();
+                let mut fast = vec![0xAA];
+                pack_groups(&mut fast, &values, width);
+                let mut slow = vec![0xAA];
+                let pad = n.next_multiple_of(8) - n;
+                pack(
+                    &mut slow,
+                    values
+                        .iter()
+                        .map(|&v| u64::from(v))
+                        .chain(std::iter::repeat_n(0, pad)),
+                    width,
+                );
+                assert_eq!(fast, slow, "width {width}, {n} values");
+            }
+        }
+    }
+
+    #[test]
+    fn the_hybrid_encoding_is_the_plain_reference_byte_for_byte() {
+        let mut seed = 3u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        for width in [1u32, 2, 5, 12, 20, 32] {
+            for _ in 0..50 {
+                let mut values = Vec::new();
+                let n = next() as usize % 3000;
+                while values.len() < n {
+                    let v = (next() & ((1u64 << width) - 1)) as u32;
+                    let len = [1, 1, 1, 2, 3, 7, 8, 9, 15, 16, 17, 40][next() as usize % 12];
+                    values.extend(std::iter::repeat_n(v, len));
+                }
+                let mut out = Vec::new();
+                rle_hybrid(&mut out, &values, width);
+                assert_eq!(out, rle_hybrid_reference(&values, width), "width {width}");
+            }
+        }
+    }
+
     #[test]
     fn ints_get_one_index_each_in_first_seen_order() {
         let mut d = Words::new(true);
@@ -1032,11 +1193,11 @@ mod tests {
     fn texts_get_one_index_each() {
         let mut d = Texts::new();
         let words: Vec<String> = (0..5000).map(|i| format!("w{}", i % 1234)).collect();
-        let idx: Vec<u32> = words.iter().map(|w| d.text(w.as_bytes())).collect();
+        let idx: Vec<u32> = words.iter().map(|w| d.text(w.as_bytes(), None)).collect();
         assert_eq!(d.len(), 1234);
         for (w, &i) in words.iter().zip(&idx) {
             assert_eq!(d.get(i as usize), w.as_bytes());
         }
-        assert_eq!(d.text(b""), 1234);
+        assert_eq!(d.text(b"", None), 1234);
     }
 }

@@ -55,10 +55,18 @@ impl<T: Copy + Default> Values<T> {
     }
 }
 
+/// Room kept past a text column's last byte: a short text is stored
+/// through a fixed-size window (no call to `memcpy`), and the encoder
+/// reads any text's first 8 bytes as one word ([`Texts::key`]).
+const ROOM: usize = 16;
+
 /// A text column's values: their bytes end to end and where each ends.
+/// `bytes` is always at least [`ROOM`] bytes longer than the texts
+/// (`end`); what lies past `end` is no text's.
 pub(super) struct Texts {
     offsets: Vec<i32>,
     bytes: Vec<u8>,
+    end: usize,
     pub(super) valid: Vec<bool>,
     nulls: usize,
 }
@@ -67,11 +75,14 @@ impl Texts {
     fn with_capacity(rows: usize) -> Self {
         let mut offsets = Vec::with_capacity(rows + 1);
         offsets.push(0);
+        // Most texts are short (cards, streets): room for 8 bytes a row,
+        // so the bytes rarely grow (and copy) while a chunk fills.
+        let mut bytes = Vec::with_capacity(rows * 8 + ROOM);
+        bytes.resize(ROOM, 0);
         Texts {
             offsets,
-            // Most texts are short (cards, streets): room for 8 bytes a
-            // row, so the bytes rarely grow (and copy) while a chunk fills.
-            bytes: Vec::with_capacity(rows * 8),
+            bytes,
+            end: 0,
             valid: Vec::with_capacity(rows),
             nulls: 0,
         }
@@ -81,14 +92,45 @@ impl Texts {
     /// 2 GiB, a value the offsets cannot count up to, refused when the
     /// encoder reads it ([`Texts::get`]).
     fn end_after(&self, len: usize) -> i32 {
-        i32::try_from(self.bytes.len() + len).unwrap_or(i32::MIN)
+        i32::try_from(self.end + len).unwrap_or(i32::MIN)
     }
 
     #[inline]
     pub(super) fn append_value(&mut self, v: &str) {
-        self.bytes.extend_from_slice(v.as_bytes());
+        let v = v.as_bytes();
+        let len = v.len();
+        if self.bytes.len() < self.end + len + ROOM {
+            self.grow(len);
+        }
+        let at = &mut self.bytes[self.end..];
+        if len > ROOM {
+            at[..len].copy_from_slice(v);
+        } else {
+            // Two overlapping fixed-size copies, as the CSV row writer
+            // stores a short word.
+            let w = &mut at[..ROOM];
+            if len >= 8 {
+                w[..8].copy_from_slice(&v[..8]);
+                w[len - 8..len].copy_from_slice(&v[len - 8..]);
+            } else if len >= 4 {
+                w[..4].copy_from_slice(&v[..4]);
+                w[len - 4..len].copy_from_slice(&v[len - 4..]);
+            } else {
+                for (to, &from) in w.iter_mut().zip(v) {
+                    *to = from;
+                }
+            }
+        }
+        self.end += len;
         self.offsets.push(self.end_after(0));
         self.valid.push(true);
+    }
+
+    /// Lengthens the bytes for a text of `len` and the room after it.
+    #[cold]
+    fn grow(&mut self, len: usize) {
+        let want = (self.end + len + ROOM).max(2 * self.bytes.len());
+        self.bytes.resize(want, 0);
     }
 
     #[inline]
@@ -111,7 +153,29 @@ impl Texts {
     pub(super) fn get(&self, i: usize) -> Option<&[u8]> {
         let from = usize::try_from(self.offsets[i]).ok()?;
         let to = usize::try_from(self.offsets[i + 1]).ok()?;
-        self.bytes.get(from..to)
+        self.bytes[..self.end].get(from..to)
+    }
+
+    /// Text number `i` when it is at most 8 bytes: its bytes as a word
+    /// (the first in the lowest bits, zeros past its end) and its length,
+    /// read in one load; `None` for a longer text (or past 2 GiB).
+    #[inline]
+    pub(super) fn key(&self, i: usize) -> Option<(u64, u32)> {
+        let from = usize::try_from(self.offsets[i]).ok()?;
+        let len = usize::try_from(self.offsets[i + 1])
+            .ok()?
+            .checked_sub(from)?;
+        if len > 8 {
+            return None;
+        }
+        // In bounds: `from <= end`, and ROOM (> 8) bytes follow `end`.
+        let word: [u8; 8] = self.bytes.get(from..from + 8)?.try_into().ok()?;
+        let mask = if len == 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * len)) - 1
+        };
+        Some((u64::from_le_bytes(word) & mask, len as u32))
     }
 }
 
@@ -159,7 +223,7 @@ impl Column {
             Column::Float(v) => v.clear(),
             Column::Text(t) => {
                 t.offsets.truncate(1);
-                t.bytes.clear();
+                t.end = 0;
                 t.valid.clear();
                 t.nulls = 0;
             }
@@ -332,5 +396,46 @@ impl RowColumns {
             value: r.value.clone(),
             kind: r.kind,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_of_every_length_read_back_with_their_keys() {
+        let mut t = Texts::with_capacity(2);
+        let words: Vec<String> = (0..300)
+            .map(|k| {
+                (0..k % 41)
+                    .map(|i| char::from(b'a' + ((k + i) % 26) as u8))
+                    .collect()
+            })
+            .collect();
+        for (k, w) in words.iter().enumerate() {
+            if k % 7 == 3 {
+                t.append_null();
+            }
+            t.append_value(w);
+        }
+        let mut row = 0;
+        for (k, w) in words.iter().enumerate() {
+            if k % 7 == 3 {
+                assert_eq!(t.get(row), Some(&b""[..]));
+                row += 1;
+            }
+            assert_eq!(t.get(row), Some(w.as_bytes()), "text {k}");
+            let want = (w.len() <= 8).then(|| {
+                let key = w
+                    .bytes()
+                    .enumerate()
+                    .fold(0u64, |k, (i, b)| k | u64::from(b) << (8 * i));
+                (key, w.len() as u32)
+            });
+            assert_eq!(t.key(row), want, "text {k}");
+            row += 1;
+        }
+        assert_eq!(t.valid.iter().filter(|v| !**v).count(), t.nulls);
     }
 }
