@@ -388,7 +388,7 @@ impl Words {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn int(&mut self, v: i64) -> u32 {
         let at = v.wrapping_add(DIRECT) as u64;
         if at < 2 * DIRECT as u64 {
