@@ -9,34 +9,76 @@
 
 use super::{ColumnType, ParquetError};
 
+/// Which rows of a column hold a value. Most columns never hold a null,
+/// so the flags are kept only from a column's first null on (all the
+/// rows before it then marked valid): a column without nulls costs no
+/// flag per row.
+#[derive(Default)]
+pub(super) struct Validity {
+    /// One flag per row once `nulls > 0`; empty before.
+    flags: Vec<bool>,
+    nulls: usize,
+}
+
+impl Validity {
+    #[inline(always)]
+    fn value(&mut self) {
+        if self.nulls > 0 {
+            self.flags.push(true);
+        }
+    }
+
+    /// A null as row number `row`.
+    #[inline]
+    fn null(&mut self, row: usize) {
+        if self.nulls == 0 {
+            self.flags.resize(row, true);
+        }
+        self.flags.push(false);
+        self.nulls += 1;
+    }
+
+    /// Whether row `row` holds a value.
+    pub(super) fn is_valid(&self, row: usize) -> bool {
+        self.nulls == 0 || self.flags.get(row) == Some(&true)
+    }
+
+    /// The flags of rows `from..to`: `None` when every row holds a value.
+    fn run(&self, from: usize, to: usize) -> Option<&[bool]> {
+        (self.nulls > 0).then(|| &self.flags[from..to])
+    }
+
+    fn clear(&mut self) {
+        self.flags.clear();
+        self.nulls = 0;
+    }
+}
+
 /// A column's values, with their validity; the vectors are kept from
 /// slice to slice (cleared, not freed).
 pub(super) struct Values<T> {
     pub(super) values: Vec<T>,
-    valid: Vec<bool>,
-    nulls: usize,
+    valid: Validity,
 }
 
 impl<T: Copy + Default> Values<T> {
     fn with_capacity(rows: usize) -> Self {
         Values {
             values: Vec::with_capacity(rows),
-            valid: Vec::with_capacity(rows),
-            nulls: 0,
+            valid: Validity::default(),
         }
     }
 
     #[inline]
     pub(super) fn append_value(&mut self, v: T) {
         self.values.push(v);
-        self.valid.push(true);
+        self.valid.value();
     }
 
     #[inline]
     pub(super) fn append_null(&mut self) {
+        self.valid.null(self.values.len());
         self.values.push(T::default());
-        self.valid.push(false);
-        self.nulls += 1;
     }
 
     pub(super) fn extend(&mut self, values: impl Iterator<Item = Option<T>>) {
@@ -51,7 +93,6 @@ impl<T: Copy + Default> Values<T> {
     fn clear(&mut self) {
         self.values.clear();
         self.valid.clear();
-        self.nulls = 0;
     }
 }
 
@@ -67,8 +108,7 @@ pub(super) struct Texts {
     offsets: Vec<i32>,
     bytes: Vec<u8>,
     end: usize,
-    pub(super) valid: Vec<bool>,
-    nulls: usize,
+    valid: Validity,
 }
 
 impl Texts {
@@ -83,8 +123,7 @@ impl Texts {
             offsets,
             bytes,
             end: 0,
-            valid: Vec::with_capacity(rows),
-            nulls: 0,
+            valid: Validity::default(),
         }
     }
 
@@ -123,7 +162,7 @@ impl Texts {
         }
         self.end += len;
         self.offsets.push(self.end_after(0));
-        self.valid.push(true);
+        self.valid.value();
     }
 
     /// Lengthens the bytes for a text of `len` and the room after it.
@@ -135,9 +174,8 @@ impl Texts {
 
     #[inline]
     pub(super) fn append_null(&mut self) {
+        self.valid.null(self.offsets.len() - 1);
         self.offsets.push(*self.offsets.last().unwrap_or(&0));
-        self.valid.push(false);
-        self.nulls += 1;
     }
 
     pub(super) fn append_option(&mut self, v: Option<&str>) {
@@ -201,19 +239,18 @@ impl Column {
         match self {
             Column::Int(v) => v.values.len(),
             Column::Float(v) => v.values.len(),
-            Column::Text(t) => t.valid.len(),
+            Column::Text(t) => t.offsets.len() - 1,
         }
     }
 
     /// Which of rows `from..to` hold a value: `None` when all of the
     /// column's do.
     pub(super) fn valid_run(&self, from: usize, to: usize) -> Option<&[bool]> {
-        let (valid, nulls) = match self {
-            Column::Int(v) => (&v.valid, v.nulls),
-            Column::Float(v) => (&v.valid, v.nulls),
-            Column::Text(t) => (&t.valid, t.nulls),
-        };
-        (nulls > 0).then(|| &valid[from..to])
+        match self {
+            Column::Int(v) => v.valid.run(from, to),
+            Column::Float(v) => v.valid.run(from, to),
+            Column::Text(t) => t.valid.run(from, to),
+        }
     }
 
     /// Empties the column (its buffers kept).
@@ -225,7 +262,6 @@ impl Column {
                 t.offsets.truncate(1);
                 t.end = 0;
                 t.valid.clear();
-                t.nulls = 0;
             }
         }
     }
@@ -381,9 +417,7 @@ impl RowColumns {
             return Ok(());
         };
         let game = match self.columns.first() {
-            Some(Column::Int(g)) if g.valid.get(r.row) == Some(&true) => {
-                g.values[r.row].to_string()
-            }
+            Some(Column::Int(g)) if g.valid.is_valid(r.row) => g.values[r.row].to_string(),
             _ => String::new(),
         };
         Err(ParquetError::Value {
@@ -436,6 +470,39 @@ mod tests {
             assert_eq!(t.key(row), want, "text {k}");
             row += 1;
         }
-        assert_eq!(t.valid.iter().filter(|v| !**v).count(), t.nulls);
+        assert_eq!(
+            t.valid.nulls,
+            (0..words.len()).filter(|k| k % 7 == 3).count()
+        );
+        assert_eq!(
+            t.valid
+                .run(0, row)
+                .map(|v| v.iter().filter(|v| !**v).count()),
+            Some(t.valid.nulls)
+        );
+    }
+
+    #[test]
+    fn validity_is_kept_from_the_first_null_on() {
+        let mut v = Values::<i64>::with_capacity(4);
+        for k in 0..5 {
+            v.append_value(k);
+        }
+        assert!(v.valid.flags.is_empty());
+        assert_eq!(v.valid.run(0, 5), None);
+        v.append_null();
+        v.append_value(7);
+        v.append_null();
+        assert_eq!(v.values, [0, 1, 2, 3, 4, 0, 7, 0]);
+        assert_eq!(
+            v.valid.run(0, 8),
+            Some(&[true, true, true, true, true, false, true, false][..])
+        );
+        assert_eq!(v.valid.run(5, 7), Some(&[false, true][..]));
+        assert!(v.valid.is_valid(4) && !v.valid.is_valid(5) && v.valid.is_valid(6));
+        v.clear();
+        v.append_value(1);
+        assert_eq!(v.valid.run(0, 1), None);
+        assert!(v.valid.is_valid(0));
     }
 }
