@@ -308,6 +308,7 @@ pub fn game(args: &HoldemArgs) -> Result<HoldemGame, String> {
             corrections: args.corrections,
             learned: None,
             strength: false,
+            tendencies: None,
         },
         variant,
     };

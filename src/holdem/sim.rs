@@ -37,8 +37,11 @@ pub use super::duplicate::Duplicate;
 
 use super::agents::{AgentKind, AgentSpec, AgentView, External, Mix, Reply, Session};
 use super::correction::baseline::{Baseline, Features, Fit};
-use super::correction::strength::{strength_features, StrengthFeatures};
-use super::correction::{action_correction, chance_correction, ChanceCorrection, Policy};
+use super::correction::chance::{chance_of_deals, deals};
+use super::correction::strength::{
+    observations, strength_features, StrengthFeatures, Tendencies, TendencyCounts,
+};
+use super::correction::{action_correction, ChanceCorrection, Policy};
 use super::equity::allin::{all_in_equity, AllInEquity, MAX_SEATS};
 use super::eval::category;
 use super::phh;
@@ -176,6 +179,9 @@ pub struct Estimates {
     /// Whether the hands' strength features are computed (for the learned
     /// baseline: set by [`HoldemGame::calibrate`]).
     pub strength: bool,
+    /// Per agent label, what it tends to do with its made hands (for the
+    /// strength features; learned by [`HoldemGame::calibrate`]).
+    pub tendencies: Option<Arc<Vec<Tendencies>>>,
 }
 
 /// The learned baseline's weights, one [`Baseline`] per role: an agent
@@ -356,14 +362,38 @@ impl HoldemGame {
     /// run's own deals): per role, the least squares of each seat's result
     /// on its features. Turns the corrections on.
     pub fn calibrate(&mut self, seed: u64, groups: u64) {
-        self.estimates.corrections = true;
-        self.estimates.learned = None;
-        self.estimates.strength = true;
         let n = self.players();
         let labels = self.agent_labels().len();
-        let mut fits = vec![Fit::new(n == 2); labels * n];
         let calibration = crate::rng::mix64(seed ^ CALIBRATION_SALT);
         let mut scratch = self.new_scratch();
+        // First what each agent tends to do with its made hands (the
+        // hands alone, no corrections), then the fit with the features
+        // that use it, over the same hands.
+        self.estimates = Estimates::default();
+        let mut counts = vec![TendencyCounts::default(); labels];
+        for g in 0..groups {
+            let mut rng = crate::rng::game_rng(calibration, g);
+            let Ok(record) = self.try_play(g, &mut rng, &mut scratch) else {
+                continue;
+            };
+            for (played, seating) in record.hands.iter().zip(&scratch.seatings) {
+                let seen = observations(&played.hand)
+                    .expect("the simulator plays hold'em hands that replay");
+                for o in &seen {
+                    counts[scratch.label_of[seating[o.seat]]].add(o);
+                }
+            }
+            self.recycle(record, &mut scratch);
+        }
+        self.estimates = Estimates {
+            corrections: true,
+            learned: None,
+            strength: true,
+            tendencies: Some(Arc::new(
+                counts.iter().map(TendencyCounts::tendencies).collect(),
+            )),
+        };
+        let mut fits = vec![Fit::new(n == 2); labels * n];
         for g in 0..groups {
             let mut rng = crate::rng::game_rng(calibration, g);
             // A program the user brought may fail: its hands are left out.
@@ -626,8 +656,8 @@ impl HoldemGame {
         mixes: &[(usize, Mix)],
     ) -> Corrections {
         let mut rng = substream(key, CORRECTION_SALT);
-        let chance = chance_correction(hand, CORRECTION_TRIALS, &mut rng)
-            .expect("the simulator plays hold'em hands that replay");
+        let deals = deals(hand).expect("the simulator plays hold'em hands that replay");
+        let chance = chance_of_deals(hand, &deals, CORRECTION_TRIALS, &mut rng);
         let mut policies = [Policy::Unknown; MAX_SEATS];
         for (p, &at) in policies.iter_mut().zip(seating) {
             *p = self.policy(at);
@@ -637,13 +667,20 @@ impl HoldemGame {
             .expect("the simulator plays hold'em hands that replay")
             .chips;
         let strength = if self.estimates.strength {
+            let mut tendencies = [None; MAX_SEATS];
+            if let Some(t) = &self.estimates.tendencies {
+                for (x, &at) in tendencies.iter_mut().zip(seating) {
+                    *x = t.get(label_of[at]);
+                }
+            }
             strength_features(
                 hand,
+                &deals,
                 &chance,
+                &tendencies[..n],
                 STRENGTH_TRIALS,
                 &mut substream(key, STRENGTH_SALT),
             )
-            .expect("the simulator plays hold'em hands that replay")
         } else {
             Vec::new()
         };

@@ -30,7 +30,7 @@
 //! small bias.
 
 use super::chance::ChanceCorrection;
-use super::strength::{StrengthFeatures, STRENGTH};
+use super::strength::{StrengthFeatures, BUCKET_FEATURES, STRENGTH, TENDENCY};
 use crate::cards::Card;
 use crate::holdem::table::HandState;
 
@@ -46,10 +46,13 @@ const LUCK: usize = DEALS + 1;
 /// bet more bets tend to follow, so a deal's luck weighs more there.
 const CROSS: usize = DEALS - 1;
 /// Every weighted feature but the classes: the luck, the crossed luck,
-/// then the seat's and (heads-up) its opponent's strength features.
-const DENSE: usize = LUCK + CROSS + STRENGTH2;
-/// The seat's and its opponent's strength features.
-const STRENGTH2: usize = 2 * STRENGTH;
+/// the seat's and (heads-up) its opponent's bucket features, then their
+/// tendency features.
+const DENSE: usize = LUCK + CROSS + BUCKETS2 + TENDENCY2;
+/// The seat's and its opponent's bucket features.
+const BUCKETS2: usize = 2 * BUCKET_FEATURES;
+/// The seat's and its opponent's tendency features.
+const TENDENCY2: usize = 2 * TENDENCY;
 
 /// The class of a starting hand, `0..169`: with ranks `hi >= lo` (2 = 0,
 /// ace = 12), a pair is `hi * 13 + hi`, a suited hand `hi * 13 + lo`, an
@@ -103,9 +106,14 @@ impl Features {
         out[..DEALS].copy_from_slice(&self.by_deal);
         out[DEALS] = self.action;
         out[LUCK..LUCK + CROSS].copy_from_slice(&self.crossed);
-        let strength = LUCK + CROSS;
-        out[strength..strength + STRENGTH].copy_from_slice(&self.strength);
-        out[strength + STRENGTH..].copy_from_slice(&self.opponent_strength);
+        let (own, opponent) = (&self.strength, &self.opponent_strength);
+        let at = LUCK + CROSS;
+        out[at..at + BUCKET_FEATURES].copy_from_slice(&own[..BUCKET_FEATURES]);
+        let at = at + BUCKET_FEATURES;
+        out[at..at + BUCKET_FEATURES].copy_from_slice(&opponent[..BUCKET_FEATURES]);
+        let at = at + BUCKET_FEATURES;
+        out[at..at + TENDENCY].copy_from_slice(&own[BUCKET_FEATURES..]);
+        out[at + TENDENCY..].copy_from_slice(&opponent[BUCKET_FEATURES..]);
         out
     }
 
@@ -250,14 +258,15 @@ const CROSSED_PENALTIES: [f64; 4] = [0.001, 0.01, 0.1, 1.0];
 /// Dropped: a penalty this large leaves a weight of about nothing.
 const DROPPED: f64 = 1e12;
 
-/// The ridge penalties of a fit: the classes' in hands, the strength
-/// features' and the crossed luck's as a fraction of their mean sum of
-/// squares.
+/// The ridge penalties of a fit: the classes' in hands, the bucket
+/// features', the crossed luck's and the tendency features' as a fraction
+/// of their mean sum of squares.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Penalty {
     pub classes: f64,
     pub strength: f64,
     pub crossed: f64,
+    pub tendency: f64,
 }
 
 impl Fit {
@@ -322,12 +331,21 @@ impl Fit {
         // The strength features' ridge: a fraction of their mean sum of
         // squares, the same for each, so that a bucket seen in few hands
         // is shrunk most.
-        let (crossed, first) = (1 + LUCK, 1 + LUCK + CROSS);
-        let strength = (first..=DENSE).map(|i| a[i * n + i]).sum::<f64>() / STRENGTH2 as f64;
-        let crossed_squares = (crossed..first).map(|i| a[i * n + i]).sum::<f64>() / CROSS as f64;
+        let crossed = 1 + LUCK;
+        let first = crossed + CROSS;
+        let tendency = first + BUCKETS2;
+        let squares = |r: std::ops::Range<usize>| {
+            let k = r.len() as f64;
+            r.map(|i| a[i * n + i]).sum::<f64>() / k
+        };
+        let strength = squares(first..tendency);
+        let crossed_squares = squares(crossed..first);
+        let tendency_squares = squares(tendency..DENSE + 1);
         for i in 0..n {
             let ridge = if i > DENSE {
                 penalty.classes
+            } else if i >= tendency {
+                penalty.tendency * tendency_squares
             } else if i >= first {
                 penalty.strength * strength
             } else if i >= crossed {
@@ -367,6 +385,7 @@ impl Fit {
                 classes,
                 strength: STRENGTH_PENALTIES[0],
                 crossed: DROPPED,
+                tendency: DROPPED,
             };
             let err = self.cross_error(penalty);
             if err < best.0 {
@@ -380,13 +399,21 @@ impl Fit {
                 best = (err, penalty);
             }
         }
-        // The crossed luck only where it predicts each half better from
-        // the other, not just their sum: a few huge pots in one half can
-        // make the sum a poor guide.
-        let without = self.half_errors(best.1);
-        let mut chosen = (without, best.1);
-        for crossed in CROSSED_PENALTIES {
-            let penalty = Penalty { crossed, ..best.1 };
+        // The crossed luck, then the tendency features, only where they
+        // predict each half better from the other, not just their sum: a
+        // few huge pots in one half can make the sum a poor guide.
+        let crossed = self.each_half(best.1, |p, crossed| Penalty { crossed, ..p });
+        self.each_half(crossed, |p, tendency| Penalty { tendency, ..p })
+    }
+
+    /// `from` with the penalty `with` sets to the one of
+    /// [`CROSSED_PENALTIES`] that predicts each half better from the other
+    /// than `from` does and their sum best, or `from` if none does.
+    fn each_half(&self, from: Penalty, with: impl Fn(Penalty, f64) -> Penalty) -> Penalty {
+        let without = self.half_errors(from);
+        let mut chosen = (without, from);
+        for x in CROSSED_PENALTIES {
+            let penalty = with(from, x);
             let err = self.half_errors(penalty);
             let better = err[0] < without[0] && err[1] < without[1];
             if better && err[0] + err[1] < chosen.0[0] + chosen.0[1] {
@@ -563,6 +590,48 @@ mod tests {
             }
             let kept = fit.penalty().crossed < DROPPED;
             assert_eq!(kept, signal, "{:?}", fit.penalty());
+        }
+    }
+
+    #[test]
+    fn the_tendency_features_are_kept_where_they_predict_and_dropped_where_noise() {
+        // Results made of the seat's tendency features (weight 3) or
+        // unrelated to them, with loud noise: kept in the first case only.
+        use rand::RngExt;
+        for signal in [true, false] {
+            let mut fit = Fit::new(true);
+            let mut rng = crate::rng::game_rng(6, 6);
+            for k in 0..4_000 {
+                let mut strength = [0.0; STRENGTH];
+                for x in &mut strength[BUCKET_FEATURES..] {
+                    *x = rng.random_range(-5.0..5.0);
+                }
+                let f = Features {
+                    by_deal: [0.0; DEALS],
+                    action: 0.0,
+                    crossed: [0.0; CROSS],
+                    own: rng.random_range(0..CLASSES),
+                    opponent: Some(rng.random_range(0..CLASSES)),
+                    strength,
+                    opponent_strength: [0.0; STRENGTH],
+                };
+                let noise = rng.random_range(-20.0..20.0);
+                let y = if signal {
+                    3.0 * strength[BUCKET_FEATURES..].iter().sum::<f64>() + noise
+                } else {
+                    noise
+                };
+                fit.add(k % 2, &f, y);
+            }
+            let kept = fit.penalty().tendency < DROPPED;
+            assert_eq!(kept, signal, "{:?}", fit.penalty());
+            if signal {
+                let b = fit.solve();
+                let at = LUCK + CROSS + BUCKETS2;
+                for w in &b.dense[at..at + TENDENCY] {
+                    assert!((w - 3.0).abs() < 0.3, "{:?}", &b.dense[at..]);
+                }
+            }
         }
     }
 

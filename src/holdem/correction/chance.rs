@@ -152,7 +152,16 @@ pub fn chance_correction(
     trials: u32,
     rng: &mut GameRng,
 ) -> Result<ChanceCorrection, CorrectionError> {
-    let deals = deals(hand)?;
+    Ok(chance_of_deals(hand, &deals(hand)?, trials, rng))
+}
+
+/// [`chance_correction`] of a hand whose [`deals`] are `deals`.
+pub fn chance_of_deals(
+    hand: &HandState,
+    deals: &[Deal],
+    trials: u32,
+    rng: &mut GameRng,
+) -> ChanceCorrection {
     let seats = hand.seats();
     let holes: Vec<[Card; 2]> = seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
     let board = hand.board();
@@ -192,13 +201,13 @@ pub fn chance_correction(
             *c += p;
         }
     }
-    Ok(ChanceCorrection {
+    ChanceCorrection {
         chips,
         by_deal,
         after: after_deal,
         pot,
         exact,
-    })
+    }
 }
 
 #[cfg(test)]

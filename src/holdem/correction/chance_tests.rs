@@ -39,7 +39,7 @@ fn net(hand: &HandState, s: usize) -> f64 {
 
 /// Heads-up, button (seat 0) posts 1, seat 1 posts 2. Preflop: raise to
 /// 6, call; flop: bet 10, call; turn: check, check; river: bet, fold.
-fn raised_flop_bet_turn_river_fold() -> HandState {
+pub(in crate::holdem::correction) fn raised_flop_bet_turn_river_fold() -> HandState {
     let deck = deck_with("As Kd Ah Kc 2c 7d 9h Js 3s");
     let a = [
         Action::RaiseTo(6),

@@ -68,8 +68,9 @@ fn expected_slowly(holes: &[[Card; 2]], live: &[bool], pots: &[Pot], board: &[Ca
 #[test]
 fn the_turns_made_features_average_to_zero_over_every_turn() {
     let (holes, live, contributed, flop) = three_way();
+    let tendencies = made_up();
     let turns = unseen(&holes, &flop);
-    let mut mean = [[0.0; 2 * BUCKETS]; MAX_SEATS];
+    let mut mean = [[0.0; DEAL_FEATURES]; MAX_SEATS];
     for &t in &turns {
         let mut after = flop.clone();
         after.push(t);
@@ -82,7 +83,12 @@ fn the_turns_made_features_average_to_zero_over_every_turn() {
             after: &after,
             expected: &expected,
         };
-        let f = deal_features(&deal, 10, &mut game_rng(5, 0));
+        let f = deal_features(
+            &deal,
+            &made_up_tendencies(&tendencies),
+            10,
+            &mut game_rng(5, 0),
+        );
         for (m, row) in mean.iter_mut().zip(&f) {
             for (x, v) in m.iter_mut().zip(row) {
                 *x += v / turns.len() as f64;
@@ -93,9 +99,248 @@ fn the_turns_made_features_average_to_zero_over_every_turn() {
         for (k, m) in mean[s][..BUCKETS].iter().enumerate() {
             assert!(m.abs() < 1e-9, "seat {s} bucket {k}: {m}");
         }
+        // The tendencies' `pot × (t − E t)`, counted over every turn too.
+        for k in [2 * BUCKETS, 2 * BUCKETS + 2] {
+            assert!(
+                mean[s][k].abs() < 1e-9,
+                "seat {s} feature {k}: {}",
+                mean[s][k]
+            );
+        }
     }
     // The folded seat has no features.
     assert!(mean[1].iter().all(|&x| x == 0.0));
+}
+
+/// No seat has tendencies: the features of the buckets alone.
+fn no_tendencies(holes: &[[Card; 2]]) -> Lookup<'static> {
+    Lookup::new(&[], 0, holes)
+}
+
+/// Tendencies of three seats, made up: every entry different, seat 1's
+/// none (it folded).
+fn made_up() -> Tendencies {
+    let mut counts = TendencyCounts::default();
+    let mut rng = game_rng(11, 0);
+    use rand::RngExt;
+    for street in 0..TENDENCY_STREETS {
+        for key in 0..KEYS {
+            for _ in 0..rng.random_range(0..4) {
+                counts.add(&Observation {
+                    seat: 0,
+                    street,
+                    key,
+                    bet: rng.random_bool(0.4),
+                    growth: rng.random_range(1.0..5.0),
+                });
+            }
+        }
+    }
+    counts.tendencies()
+}
+
+fn made_up_tendencies(t: &Tendencies) -> [Option<&Tendencies>; 3] {
+    [Some(t), None, Some(t)]
+}
+
+#[test]
+fn the_tendency_features_average_to_zero_over_every_river_card() {
+    // A three-way hand on the turn (a folded seat, a side pot): over every
+    // river card, with the seats' expected chips after it (the showdown,
+    // counted the slow way), each tendency feature's mean is exactly zero.
+    let (holes, live, contributed, flop) = three_way();
+    let mut board = flop.clone();
+    board.push(cards("2d")[0]);
+    let pots = build_pots(&contributed, &live);
+    let tendencies = made_up();
+    let rivers = unseen(&holes, &board);
+    let mut mean = [[0.0; DEAL_FEATURES]; MAX_SEATS];
+    let mut moved = [0.0; MAX_SEATS];
+    for &r in &rivers {
+        let mut after = board.clone();
+        after.push(r);
+        let mut expected = [0.0; MAX_SEATS];
+        expected[..3].copy_from_slice(&expected_slowly(&holes, &live, &pots, &after));
+        let deal = DealSeen {
+            holes: &holes,
+            live: &live,
+            contributed: &contributed,
+            before: &board,
+            after: &after,
+            expected: &expected,
+        };
+        let f = deal_features(
+            &deal,
+            &made_up_tendencies(&tendencies),
+            10,
+            &mut game_rng(5, 0),
+        );
+        for s in 0..MAX_SEATS {
+            for (x, v) in mean[s].iter_mut().zip(&f[s]) {
+                *x += v / rivers.len() as f64;
+            }
+            moved[s] += f[s][2 * BUCKETS..].iter().map(|x| x.abs()).sum::<f64>();
+        }
+        // The river has no bucket features.
+        assert!(f
+            .iter()
+            .all(|row| row[..2 * BUCKETS].iter().all(|&x| x == 0.0)));
+    }
+    for s in [0, 2] {
+        for (k, m) in mean[s].iter().enumerate() {
+            assert!(m.abs() < 1e-9, "seat {s} feature {k}: {m}");
+        }
+        // And they are not all zero: the river moves them.
+        assert!(moved[s] > 1.0, "seat {s}: {}", moved[s]);
+    }
+    assert!(mean[1].iter().all(|&x| x == 0.0));
+}
+
+#[test]
+fn tendencies_shrink_each_key_to_its_bucket_and_the_bucket_to_its_street() {
+    // On the flop: key A of bucket 5 bet 3 times in 4 hands, key B of the
+    // same bucket once in 1; bucket 0 (key C) never in 5. The street's
+    // mean is 4/10, bucket 5's (4 + 10 × 0.4) / (5 + 10) and key A's
+    // (3 + 10 × that) / (4 + 10).
+    let mut counts = TendencyCounts::default();
+    let (a, b, c) = (5 * HOLE_RANKS + 90, 5 * HOLE_RANKS + 3, 7);
+    let obs = |key, bet, growth| Observation {
+        seat: 0,
+        street: 0,
+        key,
+        bet,
+        growth,
+    };
+    for bet in [true, true, true, false] {
+        counts.add(&obs(a, bet, 2.0));
+    }
+    counts.add(&obs(b, true, 4.0));
+    for _ in 0..5 {
+        counts.add(&obs(c, false, 1.0));
+    }
+    let t = counts.tendencies();
+    let bucket = (4.0 + 10.0 * 0.4) / 15.0;
+    let close = |x: f64, y: f64| (x - y).abs() < 1e-12;
+    assert!(close(t.of(0, a)[0], (3.0 + 10.0 * bucket) / 14.0));
+    assert!(close(t.of(0, b)[0], (1.0 + 10.0 * bucket) / 11.0));
+    // A key never seen gets its bucket's mean; bucket 0's is shrunk too.
+    assert!(close(t.of(0, 5 * HOLE_RANKS)[0], bucket));
+    assert!(close(t.of(0, c + 1)[0], 10.0 * 0.4 / 15.0));
+    // The growth: the street's mean is 17/10.
+    let growth = (12.0 + 10.0 * 1.7) / 15.0;
+    assert!(close(t.of(0, a)[1], (8.0 + 10.0 * growth) / 14.0));
+    // Streets never seen: zeros.
+    assert_eq!(t.of(2, a), [0.0, 0.0]);
+}
+
+#[test]
+fn observations_say_who_bet_on_each_street_with_which_hand() {
+    // Raised preflop, bet and called on the flop, checked on the turn, bet
+    // and folded to on the river (seat 0 bets both times).
+    let hand = super::super::chance::tests::raised_flop_bet_turn_river_fold();
+    let seen = observations(&hand).expect("hold'em");
+    let got: Vec<(usize, usize, bool)> = seen.iter().map(|o| (o.street, o.seat, o.bet)).collect();
+    let want = [
+        (0, 0, true),
+        (0, 1, false),
+        (1, 0, false),
+        (1, 1, false),
+        (2, 0, true),
+        (2, 1, false),
+    ];
+    assert_eq!(got, want);
+    let board = hand.board();
+    for o in &seen {
+        let h = hand.seats()[o.seat].hole;
+        assert_eq!(
+            o.key / HOLE_RANKS,
+            bucket([h[0], h[1]], &board[..3 + o.street])
+        );
+    }
+    // The pot was 12 at the flop and 32 at the turn and the river.
+    assert!((seen[0].growth * 12.0 - seen[2].growth * 32.0).abs() < 1e-12);
+    assert_eq!(seen[2].growth, seen[4].growth);
+    assert!(seen[2].growth >= 1.0);
+}
+
+/// [`bucket`] as first written, slowly: the board's ranks scanned each
+/// time.
+fn bucket_slowly(hole: [Card; 2], board: &[Card]) -> usize {
+    let strength = Hand::from_cards(board)
+        .combine(Hand::from_cards(&hole))
+        .strength();
+    let (a, b) = (hole[0].rank(), hole[1].rank());
+    let draw = board.len() < 5
+        && hole.iter().any(|h| {
+            let suited = |c: &&Card| c.suit() == h.suit();
+            hole.iter().filter(suited).count() + board.iter().filter(suited).count() == 4
+        });
+    match category(strength) {
+        Category::HighCard => usize::from(draw),
+        Category::Pair => {
+            let top = board.iter().map(|c| c.rank()).max();
+            let second = board
+                .iter()
+                .map(|c| c.rank())
+                .filter(|&r| Some(r) != top)
+                .max();
+            let on_board = |r| board.iter().any(|c| c.rank() == r);
+            let k = if a == b {
+                if Some(a) > top {
+                    7
+                } else {
+                    3
+                }
+            } else {
+                match (on_board(a), on_board(b)) {
+                    (false, false) => 2,
+                    (true, _) if Some(a) == top => 5 + usize::from(b.index() >= 8),
+                    (_, true) if Some(b) == top => 5 + usize::from(a.index() >= 8),
+                    (true, _) if Some(a) == second => 4,
+                    (_, true) if Some(b) == second => 4,
+                    _ => 3,
+                }
+            };
+            if (k == 3 || k == 4) && draw {
+                8
+            } else {
+                k
+            }
+        }
+        Category::TwoPair => {
+            let paired = board
+                .iter()
+                .enumerate()
+                .any(|(i, c)| board[i + 1..].iter().any(|d| d.rank() == c.rank()));
+            if paired {
+                9
+            } else {
+                10
+            }
+        }
+        Category::Trips => 11,
+        Category::Straight => 12,
+        Category::Flush => 13,
+        _ => 14,
+    }
+}
+
+#[test]
+fn buckets_from_rank_masks_equal_the_slow_count() {
+    use rand::seq::SliceRandom;
+    let mut rng = game_rng(12, 0);
+    let mut deck = crate::cards::deck::standard52();
+    let mut seen = [0u32; BUCKETS];
+    for i in 0..60_000 {
+        deck.shuffle(&mut rng);
+        let hole = [deck[0], deck[1]];
+        let board = &deck[2..5 + i % 3];
+        let k = bucket(hole, board);
+        assert_eq!(k, bucket_slowly(hole, board), "{hole:?} on {board:?}");
+        seen[k] += 1;
+    }
+    // Every bucket came up.
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
 }
 
 /// The turn's exact `chips` means, the slow way: over every turn card of
@@ -154,7 +399,7 @@ fn the_turns_chips_means_estimate_the_exact_mean() {
         unseen: &unseen,
     };
     let trials = 40_000;
-    let means = turn_means(&seen, trials, &mut game_rng(6, 0));
+    let means = turn_means(&seen, &no_tendencies(&holes), trials, &mut game_rng(6, 0));
     for s in seats {
         for k in 0..BUCKETS {
             let var = square[s][k] - exact[s][k] * exact[s][k];
@@ -198,15 +443,16 @@ fn every_pair_counted_both_ways_gives_the_turns_exact_chips_means() {
         unseen: &unseen,
     };
     let hands = seen.hands();
+    let look = no_tendencies(&holes);
     let mut means = Means::ZERO;
     let mut pairs = 0.0;
     for a in 0..unseen.len() {
         for b in a + 1..unseen.len() {
-            add_pair(&seen, &hands, &buckets, [a, b], &mut means);
+            add_pair(&seen, &look, &hands, &buckets, [a, b], &mut means);
             pairs += 1.0;
         }
     }
-    means.scale(pairs);
+    means.scale(&seats, pairs);
     let mut total = 0.0;
     for s in seats {
         for (k, (got, want)) in means.chips[s].iter().zip(&exact[s]).enumerate() {
@@ -242,7 +488,12 @@ fn disjoint_boards_are_less_noisy_than_independent_ones() {
     let mut sum = [[0.0; BUCKETS]; 2];
     let mut square = [[0.0; BUCKETS]; 2];
     for r in 0..runs {
-        let means = flop_means(&seen, trials, &mut game_rng(9, u64::from(r)));
+        let means = flop_means(
+            &seen,
+            &no_tendencies(&holes),
+            trials,
+            &mut game_rng(9, u64::from(r)),
+        );
         for s in seats {
             for k in 0..BUCKETS {
                 sum[s][k] += means.made[s][k];
@@ -306,7 +557,7 @@ fn the_flops_made_means_estimate_the_exact_mean() {
         unseen: &unseen,
     };
     let trials = 40_000;
-    let means = flop_means(&seen, trials, &mut game_rng(7, 0));
+    let means = flop_means(&seen, &no_tendencies(&holes), trials, &mut game_rng(7, 0));
     for s in seats {
         for (k, &count) in exact[s].iter().enumerate() {
             let p = count / flops;
