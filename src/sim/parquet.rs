@@ -39,6 +39,18 @@ pub const ROW_GROUP_ROWS: usize = 65_536;
 pub const SLICE_ROWS: usize = 8_192;
 /// The zstd level of every column.
 pub const ZSTD_LEVEL: i32 = 1;
+/// The zstd window (log2 of its bytes) of every page: 64 KiB. On hold'em's
+/// pages it costs no size (the file came out 0.06% smaller than with the
+/// level's own window) and 10% less compression time (measured in
+/// docs/performance.md); a reader needs less memory to decode it.
+pub const ZSTD_WINDOW_LOG: u32 = 16;
+
+/// The compressor of every page cardsim encodes.
+fn page_compressor() -> io::Result<zstd::bulk::Compressor<'static>> {
+    let mut c = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
+    c.set_parameter(zstd::zstd_safe::CParameter::WindowLog(ZSTD_WINDOW_LOG))?;
+    Ok(c)
+}
 
 /// The type of a per-game column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -312,7 +324,7 @@ impl<W: Write + Send> ParquetRows<W> {
             schema,
             columns,
             chunks,
-            zstd: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
+            zstd: page_compressor()?,
             pending: 0,
             rows: 0,
             groups: 0,
