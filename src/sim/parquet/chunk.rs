@@ -163,6 +163,13 @@ fn rle_hybrid<T: Copy + PartialEq + Into<u64>>(out: &mut Vec<u8>, values: &[T], 
         i = next_repeat(values, i);
         let Some(&v) = values.get(i) else { break };
         let mut end = i + 1;
+        // Long runs (a column of one value) are compared 8 at a time.
+        while values
+            .get(end..end + 8)
+            .is_some_and(|w| w.iter().fold(true, |all, &x| all & (x == v)))
+        {
+            end += 8;
+        }
         while end < values.len() && values[end] == v {
             end += 1;
         }
