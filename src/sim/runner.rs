@@ -400,13 +400,27 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     let batch_games = CHUNK_GAMES * CHUNKS_PER_THREAD * threads as u64;
     // Parquet rows go to typed columns of the file's schema.
     let column_types = parquet.then(|| super::parquet::schema(game.name(), &columns).1);
+    // Typed rows the writer is done with, for later chunks to fill: their
+    // buffers are kept rather than freed and allocated again per chunk.
+    // At most a few batches' worth are ever alive (the channel holds two).
+    let spare_columns = std::sync::Mutex::new(Vec::<RowColumns>::new());
+    let spare_cap = 4 * (CHUNKS_PER_THREAD as usize) * threads;
+    let recycle = |mut columns: RowColumns| {
+        columns.clear();
+        if let Ok(mut spare) = spare_columns.lock() {
+            if spare.len() < spare_cap {
+                spare.push(columns);
+            }
+        }
+    };
+    let reuse = || spare_columns.lock().ok().and_then(|mut spare| spare.pop());
     let (tx, rx) = sync_channel::<Vec<Result<ChunkOut, RunError>>>(2);
     let writer = std::thread::scope(|scope| {
         let stop = || {
             armed.as_ref().and_then(Armed::received).is_some()
                 || config.cancel.as_ref().is_some_and(Cancel::is_cancelled)
         };
-        let handle = scope.spawn(move || match writer.consume(rx, stop) {
+        let handle = scope.spawn(move || match writer.consume(rx, stop, recycle) {
             Ok(()) => Ok(writer),
             Err(e) => Err(writer.give_up(e)),
         });
@@ -426,6 +440,7 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
                         let rows = want_csv.then_some(RowsWanted {
                             columns: columns.len(),
                             types: column_types.as_deref(),
+                            spare: &reuse,
                         });
                         let out = play_chunk(game, config.seed, r, &kinds, rows, wanted, stop);
                         if matches!(&out, Ok(c) if c.failed.is_some()) {
@@ -645,6 +660,8 @@ fn header_bytes(columns: &[String]) -> Result<Vec<u8>, RunError> {
 struct RowsWanted<'a> {
     columns: usize,
     types: Option<&'a [ColumnType]>,
+    /// Emptied typed rows to fill again, when the writer has any spare.
+    spare: &'a (dyn Fn() -> Option<RowColumns> + Sync),
 }
 
 /// Plays the games of one chunk with one scratch buffer.
@@ -663,9 +680,10 @@ fn play_chunk<G: Game>(
     let mut files = Vec::new();
     let n_games = (games.end - games.start) as usize;
     let mut csv = Vec::new();
-    let mut typed = rows
-        .and_then(|r| r.types)
-        .map(|types| RowColumns::new(types, n_games));
+    let mut typed = rows.and_then(|r| {
+        let types = r.types?;
+        Some((r.spare)().unwrap_or_else(|| RowColumns::new(types, n_games)))
+    });
     let mut values: Vec<Vec<i64>> = (0..kinds.len())
         .map(|_| Vec::with_capacity(n_games))
         .collect();

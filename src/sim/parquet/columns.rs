@@ -370,6 +370,12 @@ impl RowColumns {
         }
     }
 
+    /// Empties every column (their buffers kept), to be filled again.
+    pub(crate) fn clear(&mut self) {
+        self.columns.iter_mut().for_each(Column::clear);
+        self.refused = None;
+    }
+
     /// Rows held (those of the first column: a row's fields are stored in
     /// order, and a row with too few fields fails the run).
     pub(crate) fn rows(&self) -> usize {

@@ -86,12 +86,15 @@ impl Writer {
     /// Takes batches in game order until the producer is done, or until
     /// `stop` says a signal asked the run to end (then the rows written so
     /// far are what an interrupted run keeps).
+    /// A chunk's typed rows, once written, go back through `recycle` for
+    /// a later chunk to fill (their buffers kept).
     pub(super) fn consume(
         &mut self,
         rx: Receiver<Vec<Result<ChunkOut, RunError>>>,
         stop: impl Fn() -> bool,
+        recycle: impl Fn(RowColumns),
     ) -> Result<(), RunError> {
-        let consumed = self.consume_batches(rx, stop);
+        let consumed = self.consume_batches(rx, stop, recycle);
         if consumed.is_err() {
             // Not leaving a checkpoint half-way (its thread would die with
             // the process); the first error is the one reported.
@@ -104,6 +107,7 @@ impl Writer {
         &mut self,
         rx: Receiver<Vec<Result<ChunkOut, RunError>>>,
         stop: impl Fn() -> bool,
+        recycle: impl Fn(RowColumns),
     ) -> Result<(), RunError> {
         for batch in rx {
             if stop() {
@@ -111,13 +115,14 @@ impl Writer {
             }
             let mut games = 0;
             for chunk in batch {
-                let chunk = chunk?;
+                let mut chunk = chunk?;
                 let r = match &mut self.parquet {
-                    Some(pq) => match &chunk.columns {
-                        Some(columns) => pq
-                            .rows
-                            .write_columns(columns)
-                            .map_err(ParquetError::into_io),
+                    Some(pq) => match chunk.columns.take() {
+                        Some(columns) => {
+                            let written = pq.rows.write_columns(&columns);
+                            recycle(columns);
+                            written.map_err(ParquetError::into_io)
+                        }
                         None => Err(io::Error::other("a chunk without its typed rows")),
                     },
                     None => self.csv.write(&chunk.csv, chunk.games),
