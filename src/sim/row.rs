@@ -354,20 +354,8 @@ impl<'a> Row<'a> {
         if len > 16 {
             return self.bytes(bytes);
         }
-        // A short word: two overlapping fixed-size copies, not a call to
-        // `memcpy`.
         let w = self.window::<17>();
-        if len >= 8 {
-            w[..8].copy_from_slice(&bytes[..8]);
-            w[len - 8..len].copy_from_slice(&bytes[len - 8..]);
-        } else if len >= 4 {
-            w[..4].copy_from_slice(&bytes[..4]);
-            w[len - 4..len].copy_from_slice(&bytes[len - 4..]);
-        } else {
-            for (to, &from) in w.iter_mut().zip(bytes) {
-                *to = from;
-            }
-        }
+        store_short(w, bytes);
         w[len] = b',';
         self.advance(len + 1);
     }
@@ -499,6 +487,26 @@ const ZEROS_TAIL: [[u8; 16]; 10] = {
     }
     t
 };
+
+/// Stores `bytes` (at most 16) at the start of `to` (at least as long)
+/// with two overlapping fixed-size copies, not a call to `memcpy`: how a
+/// short word goes into a CSV row, or into a text column.
+#[inline(always)]
+pub(crate) fn store_short(to: &mut [u8], bytes: &[u8]) {
+    let len = bytes.len();
+    debug_assert!(len <= 16 && to.len() >= len);
+    if len >= 8 {
+        to[..8].copy_from_slice(&bytes[..8]);
+        to[len - 8..len].copy_from_slice(&bytes[len - 8..]);
+    } else if len >= 4 {
+        to[..4].copy_from_slice(&bytes[..4]);
+        to[len - 4..len].copy_from_slice(&bytes[len - 4..]);
+    } else {
+        for (to, &from) in to.iter_mut().zip(bytes) {
+            *to = from;
+        }
+    }
+}
 
 /// The tail of a whole number written with `decimals` (at most 9) zeros:
 /// [`ZEROS_TAIL`]'s entry and how many of its bytes count.

@@ -1044,15 +1044,19 @@ mod tests {
         out
     }
 
-    #[test]
-    fn the_hybrid_encoding_decodes_to_its_values() {
-        let mut seed = 7u64;
-        let mut next = || {
+    /// A small seeded generator of test values (31 bits each).
+    fn lcg(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             seed >> 33
-        };
+        }
+    }
+
+    #[test]
+    fn the_hybrid_encoding_decodes_to_its_values() {
+        let mut next = lcg(7);
         for width in [0u32, 1, 3, 7, 8, 11, 17, 32] {
             for n in [0usize, 1, 7, 8, 9, 100, 1000, 5000] {
                 let max = if width == 0 { 0 } else { (1u64 << width) - 1 };
@@ -1112,16 +1116,17 @@ mod tests {
 
     #[test]
     fn groups_pack_as_one_value_at_a_time() {
-        let mut seed = 11u64;
+        let mut next = lcg(11);
         for width in 1..=32u32 {
             for n in (0..=24usize).chain([63, 64, 65, 1000]) {
                 let values: Vec<u32> = (0..n)
                     .map(|k| {
-                        seed = seed
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
                         // Every other value the largest of the width.
-                        let v = if k % 2 == 0 { seed >> 32 } else { u64::MAX };
+                        let v = if k % 2 == 0 {
+                            next() ^ (next() << 16)
+                        } else {
+                            u64::MAX
+                        };
                         (v & ((1u64 << width) - 1)) as u32
                     })
                     .collect();
@@ -1144,13 +1149,7 @@ mod tests {
 
     #[test]
     fn the_hybrid_encoding_is_the_plain_reference_byte_for_byte() {
-        let mut seed = 3u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            seed >> 33
-        };
+        let mut next = lcg(3);
         for width in [1u32, 2, 5, 12, 20, 32] {
             for _ in 0..50 {
                 let mut values = Vec::new();

@@ -145,20 +145,7 @@ impl Texts {
         if len > ROOM {
             at[..len].copy_from_slice(v);
         } else {
-            // Two overlapping fixed-size copies, as the CSV row writer
-            // stores a short word.
-            let w = &mut at[..ROOM];
-            if len >= 8 {
-                w[..8].copy_from_slice(&v[..8]);
-                w[len - 8..len].copy_from_slice(&v[len - 8..]);
-            } else if len >= 4 {
-                w[..4].copy_from_slice(&v[..4]);
-                w[len - 4..len].copy_from_slice(&v[len - 4..]);
-            } else {
-                for (to, &from) in w.iter_mut().zip(v) {
-                    *to = from;
-                }
-            }
+            crate::sim::row::store_short(&mut at[..ROOM], v);
         }
         self.end += len;
         self.offsets.push(self.end_after(0));
