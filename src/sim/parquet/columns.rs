@@ -498,4 +498,85 @@ mod tests {
         assert_eq!(v.valid.run(0, 1), None);
         assert!(v.valid.is_valid(0));
     }
+
+    /// Fills `c` with rows of every kind of field (a null in each
+    /// column, a long and a short text, a refused value).
+    fn fill(c: &mut RowColumns, rows: usize) {
+        for k in 0..rows {
+            let t = ["Ah2d", "a text longer than the room kept after it", ""][k % 3];
+            c.push(0, Typed::Int(k as i64));
+            c.push(
+                1,
+                if k % 4 == 1 {
+                    Typed::Null
+                } else {
+                    Typed::Scaled(k as i64, 2)
+                },
+            );
+            c.push(
+                2,
+                if t.is_empty() {
+                    Typed::Null
+                } else {
+                    Typed::Text(t)
+                },
+            );
+            c.push(
+                3,
+                if k == 5 {
+                    Typed::Text("x")
+                } else {
+                    Typed::Int(-(k as i64))
+                },
+            );
+        }
+    }
+
+    /// What a chunk's columns read as, to compare two of them.
+    fn contents(c: &RowColumns) -> Vec<String> {
+        let rows = c.rows();
+        let mut out = vec![format!(
+            "{rows} rows, refused {:?}",
+            c.refused.as_ref().map(|r| (r.row, r.column))
+        )];
+        for col in &c.columns {
+            let valid = col.valid_run(0, rows).map(<[bool]>::to_vec);
+            let values = match col {
+                Column::Int(v) => format!("{:?}", v.values),
+                Column::Float(v) => format!("{:?}", v.values),
+                Column::Text(t) => format!("{:?}", (0..rows).map(|i| t.get(i)).collect::<Vec<_>>()),
+            };
+            out.push(format!("{values} {valid:?}"));
+        }
+        out
+    }
+
+    #[test]
+    fn cleared_columns_fill_as_new_ones() {
+        let types = [
+            ColumnType::Int64,
+            ColumnType::Float64,
+            ColumnType::Utf8,
+            ColumnType::Int64,
+        ];
+        let mut used = RowColumns::new(&types, 4);
+        fill(&mut used, 50);
+        used.clear();
+        assert_eq!(used.rows(), 0);
+        fill(&mut used, 9);
+        let mut fresh = RowColumns::new(&types, 4);
+        fill(&mut fresh, 9);
+        assert_eq!(contents(&used), contents(&fresh));
+        assert!(fresh.refused.is_some());
+        // Rows without nulls or refusals after a clear keep none.
+        used.clear();
+        for k in 0..3 {
+            used.push(0, Typed::Int(k));
+            used.push(1, Typed::Int(k));
+            used.push(2, Typed::Text("Kd"));
+            used.push(3, Typed::Int(k));
+        }
+        assert!(used.refused.is_none());
+        assert!(used.columns.iter().all(|c| c.valid_run(0, 3).is_none()));
+    }
 }

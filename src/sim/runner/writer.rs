@@ -86,6 +86,7 @@ impl Writer {
     /// Takes batches in game order until the producer is done, or until
     /// `stop` says a signal asked the run to end (then the rows written so
     /// far are what an interrupted run keeps).
+    ///
     /// A chunk's typed rows, once written, go back through `recycle` for
     /// a later chunk to fill (their buffers kept).
     pub(super) fn consume(
