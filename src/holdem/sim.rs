@@ -394,6 +394,9 @@ impl HoldemGame {
             )),
         };
         let mut fits = vec![Fit::new(n == 2); labels * n];
+        // Per agent, every position together: the strength features'
+        // weights, shared by its positions' fits.
+        let mut pooled = vec![Fit::new(n == 2); labels];
         for g in 0..groups {
             let mut rng = crate::rng::game_rng(calibration, g);
             // A program the user brought may fail: its hands are left out.
@@ -408,10 +411,16 @@ impl HoldemGame {
                 for (s, &at) in seating.iter().enumerate() {
                     let role = scratch.label_of[at] * n + (s + n - button) % n;
                     let f = Features::of(&played.hand, s, &c.chance, c.action[s], &c.strength);
-                    fits[role].add((g % 2) as usize, &f, net(&played.hand, s) as f64);
+                    let result = net(&played.hand, s) as f64;
+                    fits[role].add((g % 2) as usize, &f, result);
+                    pooled[scratch.label_of[at]].add((g % 2) as usize, &f, result);
                 }
             }
             self.recycle(record, &mut scratch);
+        }
+        let pooled: Vec<Baseline> = pooled.iter().map(Fit::solve).collect();
+        for (role, fit) in fits.iter_mut().enumerate() {
+            fit.share(&pooled[role / n]);
         }
         self.estimates.learned = Some(Arc::new(Learned {
             groups,

@@ -27,7 +27,9 @@
 //! weights. The weights are fitted (least squares of `net` on the
 //! features) on calibration hands that come from their own seed, not from
 //! the run's hands; a weight fitted on the run's own hands would make a
-//! small bias.
+//! small bias. The strength features' weights may come from another such
+//! fit ([`Fit::share`]: one over every position of an agent), fixed
+//! before the run as well.
 
 use super::chance::ChanceCorrection;
 use super::strength::{StrengthFeatures, BUCKET_FEATURES, STRENGTH, TENDENCY};
@@ -51,6 +53,9 @@ const CROSS: usize = DEALS - 1;
 const DENSE: usize = LUCK + CROSS + BUCKETS2 + TENDENCY2;
 /// The seat's and its opponent's bucket features.
 const BUCKETS2: usize = 2 * BUCKET_FEATURES;
+/// The first of the dense features [`Fit::share`] takes from another
+/// fit: the bucket features, then the tendency features, to the end.
+const SHARED: usize = LUCK + CROSS;
 /// The seat's and its opponent's tendency features.
 const TENDENCY2: usize = 2 * TENDENCY;
 
@@ -203,6 +208,9 @@ pub struct Fit {
     heads_up: bool,
     dims: usize,
     halves: [Moments; 2],
+    /// The strength features' weights (bucket and tendency), when they
+    /// are taken from another fit ([`Fit::share`]) instead of fitted here.
+    shared: Option<Vec<f64>>,
 }
 
 /// Sums of one half: `X'X`, `X'y`, `y'y` and the hands.
@@ -276,7 +284,16 @@ impl Fit {
             heads_up,
             dims,
             halves: [Moments::new(dims), Moments::new(dims)],
+            shared: None,
         }
+    }
+
+    /// Takes the strength features' weights (bucket and tendency) from
+    /// `from` instead of fitting them: fitted on more hands (every
+    /// position of an agent), they are less noisy; the other weights are
+    /// fitted with these fixed.
+    pub fn share(&mut self, from: &Baseline) {
+        self.shared = Some(from.dense[SHARED..].to_vec());
     }
 
     pub fn hands(&self) -> u64 {
@@ -355,6 +372,26 @@ impl Fit {
             };
             a[i * n + i] += ridge + 1e-6;
         }
+        if let Some(shared) = &self.shared {
+            // Fixed weights: their rows say `w_i = v_i`, and the other
+            // rows move their part to the right-hand side.
+            let fixed = 1 + SHARED..1 + DENSE;
+            for (i, &v) in fixed.clone().zip(shared) {
+                for j in 0..n {
+                    if !fixed.contains(&j) {
+                        b[j] -= a[j * n + i] * v;
+                    }
+                }
+            }
+            for (i, &v) in fixed.clone().zip(shared) {
+                for j in 0..n {
+                    a[j * n + i] = 0.0;
+                    a[i * n + j] = 0.0;
+                }
+                a[i * n + i] = 1.0;
+                b[i] = v;
+            }
+        }
         cholesky_solve(&mut a, &b, n)
     }
 
@@ -391,6 +428,11 @@ impl Fit {
             if err < best.0 {
                 best = (err, penalty);
             }
+        }
+        if self.shared.is_some() {
+            // The strength features' weights are fixed: only the crossed
+            // luck is left to choose.
+            return self.each_half(best.1, |p, crossed| Penalty { crossed, ..p });
         }
         for &strength in &STRENGTH_PENALTIES[1..] {
             let penalty = Penalty { strength, ..best.1 };
@@ -633,6 +675,69 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn shared_strength_weights_are_kept_and_the_rest_fitted_around_them() {
+        // Results of 2 × the hole cards' part plus 1.5 × the seat's first
+        // bucket feature: a fit whose strength weights are shared from one
+        // that knows them keeps them exactly and finds the luck's weight;
+        // shared wrongly (all zero), it cannot explain the bucket part.
+        use rand::RngExt;
+        let mut rng = crate::rng::game_rng(8, 8);
+        let mut hands = Vec::new();
+        for _ in 0..4_000 {
+            let mut strength = [0.0; STRENGTH];
+            strength[0] = rng.random_range(-5.0..5.0);
+            let f = Features {
+                by_deal: [rng.random_range(-5.0..5.0), 0.0, 0.0, 0.0],
+                action: 0.0,
+                crossed: [0.0; CROSS],
+                own: rng.random_range(0..CLASSES),
+                opponent: None,
+                strength,
+                opponent_strength: [0.0; STRENGTH],
+            };
+            let y = 2.0 * f.by_deal[0] + 1.5 * strength[0] + rng.random_range(-1.0..1.0);
+            hands.push((f, y));
+        }
+        let fitted = |share: Option<&Baseline>| {
+            let mut fit = Fit::new(false);
+            for (k, (f, y)) in hands.iter().enumerate() {
+                fit.add(k % 2, f, *y);
+            }
+            if let Some(b) = share {
+                fit.share(b);
+            }
+            fit.solve()
+        };
+        let alone = fitted(None);
+        assert!(
+            (alone.dense[SHARED] - 1.5).abs() < 0.05,
+            "{}",
+            alone.dense[SHARED]
+        );
+        let mut known = alone.clone();
+        known.dense[SHARED..].iter_mut().for_each(|w| *w = 0.0);
+        known.dense[SHARED] = 1.5;
+        let b = fitted(Some(&known));
+        assert_eq!(&b.dense[SHARED..], &known.dense[SHARED..]);
+        assert!(
+            (b.luck_weights()[0] - 2.0).abs() < 0.05,
+            "{:?}",
+            b.luck_weights()
+        );
+        let spread = |b: &Baseline| {
+            let left: Vec<f64> = hands.iter().map(|(f, y)| y - b.correction(f)).collect();
+            let mean = left.iter().sum::<f64>() / left.len() as f64;
+            left.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / left.len() as f64
+        };
+        // What is left is the noise (variance 1/3) with the right weights,
+        // the bucket part too (1.5² × 25/3 more) with zeros shared.
+        assert!(spread(&b) < 0.4, "{}", spread(&b));
+        let mut zeros = known.clone();
+        zeros.dense[SHARED] = 0.0;
+        assert!(spread(&fitted(Some(&zeros))) > 10.0);
     }
 
     #[test]
