@@ -75,7 +75,7 @@ fn the_turns_made_features_average_to_zero_over_every_turn() {
         let mut after = flop.clone();
         after.push(t);
         let expected = [0.0; MAX_SEATS];
-        let deal = DealSeen {
+        let seen = DealSeen {
             holes: &holes,
             live: &live,
             contributed: &contributed,
@@ -83,12 +83,7 @@ fn the_turns_made_features_average_to_zero_over_every_turn() {
             after: &after,
             expected: &expected,
         };
-        let f = deal_features(
-            &deal,
-            &made_up_tendencies(&tendencies),
-            10,
-            &mut game_rng(5, 0),
-        );
+        let f = features_with(&seen, &tendencies);
         for (m, row) in mean.iter_mut().zip(&f) {
             for (x, v) in m.iter_mut().zip(row) {
                 *x += v / turns.len() as f64;
@@ -143,6 +138,11 @@ fn made_up_tendencies(t: &Tendencies) -> [Option<&Tendencies>; 3] {
     [Some(t), None, Some(t)]
 }
 
+/// A deal's features with the made-up tendencies (seed and trials fixed).
+fn features_with(seen: &DealSeen<'_>, t: &Tendencies) -> [[f64; DEAL_FEATURES]; MAX_SEATS] {
+    deal_features(seen, &made_up_tendencies(t), 10, &mut game_rng(5, 0))
+}
+
 #[test]
 fn the_tendency_features_average_to_zero_over_every_river_card() {
     // A three-way hand on the turn (a folded seat, a side pot): over every
@@ -161,7 +161,7 @@ fn the_tendency_features_average_to_zero_over_every_river_card() {
         after.push(r);
         let mut expected = [0.0; MAX_SEATS];
         expected[..3].copy_from_slice(&expected_slowly(&holes, &live, &pots, &after));
-        let deal = DealSeen {
+        let seen = DealSeen {
             holes: &holes,
             live: &live,
             contributed: &contributed,
@@ -169,12 +169,7 @@ fn the_tendency_features_average_to_zero_over_every_river_card() {
             after: &after,
             expected: &expected,
         };
-        let f = deal_features(
-            &deal,
-            &made_up_tendencies(&tendencies),
-            10,
-            &mut game_rng(5, 0),
-        );
+        let f = features_with(&seen, &tendencies);
         for s in 0..MAX_SEATS {
             for (x, v) in mean[s].iter_mut().zip(&f[s]) {
                 *x += v / rivers.len() as f64;
