@@ -91,7 +91,7 @@ pub fn signalled() -> bool {
 
 /// A caller's request that work stop early, shared between the caller and
 /// the work: the library's long loops poll it where they would poll a
-/// signal (the runner between batches, see
+/// signal (the runner between chunks, see
 /// [`crate::sim::runner::RunConfig::cancel`]). The Python package sets one
 /// when the interpreter has a pending Ctrl-C, because its signal handler
 /// cannot run while the call holds the thread. Clones share one flag.

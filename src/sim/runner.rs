@@ -1,23 +1,23 @@
 //! Runs a game N times: rayon over chunks of games, rows written in game
 //! order, exact statistics, checkpoints for `--resume`.
 //!
-//! The main thread cuts the games into batches of `threads × 8` chunks and
-//! lets rayon play a batch; a writer thread takes finished batches in order,
-//! writes their CSV bytes, records their metrics and checkpoints (each
-//! checkpoint's sync on a thread of its own, see
-//! `Writer::begin_checkpoint`). At most two
-//! batches wait for the writer, so memory is bounded by threads × chunk, not
-//! by the number of games.
+//! The games are cut into chunks; each worker thread claims the next chunk
+//! as soon as it finishes one, and a writer thread takes the played chunks
+//! in game order (`runner/pipeline.rs`), writes their rows, records their
+//! metrics and checkpoints (each checkpoint's sync on a thread of its own,
+//! see `Writer::begin_checkpoint`). No worker starts a chunk more than
+//! [`CHUNKS_AHEAD_PER_THREAD`] × threads chunks past the writer, so memory
+//! is bounded by threads × chunk, not by the number of games.
 
 use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::sim::seal::Sealed as _;
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
 use thiserror::Error;
 
 use super::checkpoint::{Checkpoint, FileMark};
@@ -39,6 +39,7 @@ use crate::rng::game_rng;
 
 mod outputs;
 mod parquet_out;
+mod pipeline;
 mod writer;
 pub(crate) use outputs::check_distinct;
 use outputs::{open_extra, open_stream, Outputs};
@@ -47,8 +48,10 @@ use writer::Writer;
 
 /// Games per chunk: the unit of parallel work (never a single game).
 pub const CHUNK_GAMES: u64 = 1024;
-/// Chunks per thread in one batch.
-const CHUNKS_PER_THREAD: u64 = 8;
+/// How many chunks per worker thread may be played ahead of the writer:
+/// room for the writer's slower moments (a Parquet row group, a checkpoint)
+/// while memory stays bounded by threads × chunk.
+const CHUNKS_AHEAD_PER_THREAD: u64 = 24;
 /// Games between two looks at a stop request inside a chunk.
 const STOP_EVERY: u64 = 64;
 
@@ -115,7 +118,7 @@ pub struct RunConfig {
     /// the command-line tool; library callers keep their own handling.
     pub catch_signals: bool,
     /// A library caller's way to stop the run (Python's Ctrl-C): polled
-    /// with the signals, between batches; a cancelled run fails with
+    /// with the signals, between chunks; a cancelled run fails with
     /// [`RunError::Cancelled`] and leaves its partial outputs as they are.
     pub cancel: Option<Cancel>,
 }
@@ -397,14 +400,14 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
     };
     // Without --out the rows are not even formatted.
     let want_csv = config.out.is_some();
-    let batch_games = CHUNK_GAMES * CHUNKS_PER_THREAD * threads as u64;
     // Parquet rows go to typed columns of the file's schema.
     let column_types = parquet.then(|| super::parquet::schema(game.name(), &columns).1);
+    let ahead = CHUNKS_AHEAD_PER_THREAD * threads as u64;
     // Typed rows the writer is done with, for later chunks to fill: their
     // buffers are kept rather than freed and allocated again per chunk.
-    // At most a few batches' worth are ever alive (the channel holds two).
+    // At most the window's worth are ever alive.
     let spare_columns = std::sync::Mutex::new(Vec::<RowColumns>::new());
-    let spare_cap = 4 * (CHUNKS_PER_THREAD as usize) * threads;
+    let spare_cap = ahead as usize + threads;
     let recycle = |mut columns: RowColumns| {
         columns.clear();
         if let Ok(mut spare) = spare_columns.lock() {
@@ -414,47 +417,52 @@ pub fn run<G: Game>(game: &G, config: &RunConfig) -> Result<RunOutcome, RunError
         }
     };
     let reuse = || spare_columns.lock().ok().and_then(|mut spare| spare.pop());
-    let (tx, rx) = sync_channel::<Vec<Result<ChunkOut, RunError>>>(2);
+    // Chunk k holds games first + k × CHUNK_GAMES onwards.
+    let first = start.next;
+    let chunks = (range.end - first).div_ceil(CHUNK_GAMES);
+    let window = pipeline::Window::new(chunks, ahead);
+    let (tx, rx) = channel::<(u64, Result<ChunkOut, RunError>)>();
     let writer = std::thread::scope(|scope| {
         let stop = || {
             armed.as_ref().and_then(Armed::received).is_some()
                 || config.cancel.as_ref().is_some_and(Cancel::is_cancelled)
         };
-        let handle = scope.spawn(move || match writer.consume(rx, stop, recycle) {
-            Ok(()) => Ok(writer),
-            Err(e) => Err(writer.give_up(e)),
-        });
-        let mut next = start.next;
-        // A failed game ends the run: no batch after its own is started.
-        let failed = std::sync::atomic::AtomicBool::new(false);
-        while next < range.end && !stop() && !failed.load(std::sync::atomic::Ordering::Relaxed) {
-            let end = (next + batch_games).min(range.end);
-            let chunks: Vec<Range<u64>> = (next..end)
-                .step_by(CHUNK_GAMES as usize)
-                .map(|a| a..(a + CHUNK_GAMES).min(end))
-                .collect();
-            let outs: Vec<Result<ChunkOut, RunError>> = pool.install(|| {
-                chunks
-                    .into_par_iter()
-                    .map(|r| {
-                        let rows = want_csv.then_some(RowsWanted {
-                            columns: columns.len(),
-                            types: column_types.as_deref(),
-                            spare: &reuse,
-                        });
-                        let out = play_chunk(game, config.seed, r, &kinds, rows, wanted, stop);
-                        if matches!(&out, Ok(c) if c.failed.is_some()) {
-                            failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                        }
-                        out
-                    })
-                    .collect()
-            });
-            if tx.send(outs).is_err() {
-                break; // the writer stopped (an error it will report)
+        let window = &window;
+        let handle = scope.spawn(move || {
+            let chunks = pipeline::InOrder::new(rx, window);
+            match writer.consume(chunks, stop, recycle) {
+                Ok(()) => Ok(writer),
+                Err(e) => Err(writer.give_up(e)),
             }
-            next = end;
-        }
+        });
+        // A failed game ends the run: no chunk after its own is started.
+        let failed = AtomicBool::new(false);
+        pool.scope(|workers| {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let (failed, reuse, kinds, n_columns) = (&failed, &reuse, &kinds, columns.len());
+                let column_types = column_types.as_deref();
+                workers.spawn(move |_| {
+                    while !stop() && !failed.load(Ordering::Relaxed) {
+                        let Some(k) = window.claim(stop) else { break };
+                        let a = first + k * CHUNK_GAMES;
+                        let games = a..(a + CHUNK_GAMES).min(range.end);
+                        let rows = want_csv.then_some(RowsWanted {
+                            columns: n_columns,
+                            types: column_types,
+                            spare: reuse,
+                        });
+                        let out = play_chunk(game, config.seed, games, kinds, rows, wanted, stop);
+                        if matches!(&out, Ok(c) if c.failed.is_some()) {
+                            failed.store(true, Ordering::Relaxed);
+                        }
+                        if tx.send((k, out)).is_err() {
+                            break; // the writer stopped (an error it will report)
+                        }
+                    }
+                });
+            }
+        });
         drop(tx);
         handle
             .join()

@@ -1,4 +1,4 @@
-//! The writer thread of a run: takes finished batches in game order, writes
+//! The writer thread of a run: takes played chunks in game order, writes
 //! the outputs, folds the statistics, makes checkpoints durable on a thread
 //! of their own, and ends the run (finished, failed or interrupted) saying
 //! exactly what it left on disk.
@@ -83,19 +83,19 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    /// Takes batches in game order until the producer is done, or until
-    /// `stop` says a signal asked the run to end (then the rows written so
-    /// far are what an interrupted run keeps).
+    /// Takes the played chunks in game order until there are no more, or
+    /// until `stop` says a signal asked the run to end (then the rows
+    /// written so far are what an interrupted run keeps).
     ///
     /// A chunk's typed rows, once written, go back through `recycle` for
     /// a later chunk to fill (their buffers kept).
     pub(super) fn consume(
         &mut self,
-        rx: Receiver<Vec<Result<ChunkOut, RunError>>>,
+        chunks: impl Iterator<Item = Result<ChunkOut, RunError>>,
         stop: impl Fn() -> bool,
         recycle: impl Fn(RowColumns),
     ) -> Result<(), RunError> {
-        let consumed = self.consume_batches(rx, stop, recycle);
+        let consumed = self.consume_chunks(chunks, stop, recycle);
         if consumed.is_err() {
             // Not leaving a checkpoint half-way (its thread would die with
             // the process); the first error is the one reported.
@@ -104,65 +104,60 @@ impl Writer {
         consumed
     }
 
-    fn consume_batches(
+    fn consume_chunks(
         &mut self,
-        rx: Receiver<Vec<Result<ChunkOut, RunError>>>,
+        chunks: impl Iterator<Item = Result<ChunkOut, RunError>>,
         stop: impl Fn() -> bool,
         recycle: impl Fn(RowColumns),
     ) -> Result<(), RunError> {
-        for batch in rx {
+        for chunk in chunks {
             if stop() {
                 break;
             }
-            let mut games = 0;
-            for chunk in batch {
-                let mut chunk = chunk?;
-                let r = match &mut self.parquet {
-                    Some(pq) => match chunk.columns.take() {
-                        Some(columns) => {
-                            let written = pq.rows.write_columns(&columns);
-                            recycle(columns);
-                            written.map_err(ParquetError::into_io)
-                        }
-                        None => Err(io::Error::other("a chunk without its typed rows")),
-                    },
-                    None => self.csv.write(&chunk.csv, chunk.games),
-                };
-                self.check(r, Which::Csv)?;
-                if let Some(side) = &mut self.side {
-                    let r = side.write(&chunk.side, chunk.side_rows);
-                    self.check(r, Which::Side)?;
-                }
-                if let Some(bundle) = &mut self.bundle {
-                    let r = chunk.files.iter().try_for_each(|(_, b)| bundle.write(b, 1));
-                    self.check(r, Which::Bundle)?;
-                } else if let Some(dir) = &self.files_dir {
-                    for (name, bytes) in chunk.files {
-                        let path = dir.join(name);
-                        if let Err(e) = write_whole(&path, bytes) {
-                            self.settle_checkpoint()?;
-                            let what = format!("cannot write {}", path.display());
-                            return Err(RunError::io(what)(e).leaving(&self.left()));
-                        }
-                        if let (Some(written), None) = (&mut self.files_written, self.saved_at) {
-                            written.push(path);
-                            if written.len() > MAX_TRACKED_FILES {
-                                self.files_written = None;
-                            }
+            let mut chunk = chunk?;
+            let r = match &mut self.parquet {
+                Some(pq) => match chunk.columns.take() {
+                    Some(columns) => {
+                        let written = pq.rows.write_columns(&columns);
+                        recycle(columns);
+                        written.map_err(ParquetError::into_io)
+                    }
+                    None => Err(io::Error::other("a chunk without its typed rows")),
+                },
+                None => self.csv.write(&chunk.csv, chunk.games),
+            };
+            self.check(r, Which::Csv)?;
+            if let Some(side) = &mut self.side {
+                let r = side.write(&chunk.side, chunk.side_rows);
+                self.check(r, Which::Side)?;
+            }
+            if let Some(bundle) = &mut self.bundle {
+                let r = chunk.files.iter().try_for_each(|(_, b)| bundle.write(b, 1));
+                self.check(r, Which::Bundle)?;
+            } else if let Some(dir) = &self.files_dir {
+                for (name, bytes) in chunk.files {
+                    let path = dir.join(name);
+                    if let Err(e) = write_whole(&path, bytes) {
+                        self.settle_checkpoint()?;
+                        let what = format!("cannot write {}", path.display());
+                        return Err(RunError::io(what)(e).leaving(&self.left()));
+                    }
+                    if let (Some(written), None) = (&mut self.files_written, self.saved_at) {
+                        written.push(path);
+                        if written.len() > MAX_TRACKED_FILES {
+                            self.files_written = None;
                         }
                     }
                 }
-                for (acc, folded) in self.accs.iter_mut().zip(&chunk.stats) {
-                    acc.absorb(folded);
-                }
-                games += chunk.games;
-                if let Some(failure) = chunk.failed {
-                    self.progress.advance(games);
-                    return Err(self.game_failed(failure));
-                }
-                self.parquet_boundary(self.progress.first + self.progress.done + games)?;
             }
-            self.progress.advance(games);
+            for (acc, folded) in self.accs.iter_mut().zip(&chunk.stats) {
+                acc.absorb(folded);
+            }
+            self.progress.advance(chunk.games);
+            if let Some(failure) = chunk.failed {
+                return Err(self.game_failed(failure));
+            }
+            self.parquet_boundary(self.progress.first + self.progress.done)?;
             if self
                 .pending
                 .as_ref()
