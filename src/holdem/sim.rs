@@ -357,22 +357,17 @@ impl HoldemGame {
         }
     }
 
-    /// Fits the learned baseline on `groups` deal groups of the
-    /// calibration stream (seed `mix64(seed ^ CALIBRATION_SALT)`, never the
-    /// run's own deals): per role, the least squares of each seat's result
-    /// on its features. Turns the corrections on.
-    pub fn calibrate(&mut self, seed: u64, groups: u64) {
-        let n = self.players();
-        let labels = self.agent_labels().len();
+    /// What each agent (by label) tends to do with its made hands, counted
+    /// over the first `groups` deal groups of the calibration stream of
+    /// `seed`, the hands played without corrections.
+    pub fn count_tendencies(&mut self, seed: u64, groups: u64) -> Vec<Tendencies> {
         let calibration = crate::rng::mix64(seed ^ CALIBRATION_SALT);
+        let estimates = std::mem::take(&mut self.estimates);
         let mut scratch = self.new_scratch();
-        // First what each agent tends to do with its made hands (the
-        // hands alone, no corrections), then the fit with the features
-        // that use it, over the same hands.
-        self.estimates = Estimates::default();
-        let mut counts = vec![TendencyCounts::default(); labels];
+        let mut counts = vec![TendencyCounts::default(); self.agent_labels().len()];
         for g in 0..groups {
             let mut rng = crate::rng::game_rng(calibration, g);
+            // A program the user brought may fail: its hands are left out.
             let Ok(record) = self.try_play(g, &mut rng, &mut scratch) else {
                 continue;
             };
@@ -385,13 +380,46 @@ impl HoldemGame {
             }
             self.recycle(record, &mut scratch);
         }
+        self.estimates = estimates;
+        counts.iter().map(TendencyCounts::tendencies).collect()
+    }
+
+    /// Deal groups of the calibration stream over which the tendency
+    /// tables are counted for a fit on `groups`: with built-in agents only,
+    /// ten times as many (counting costs a fraction of fitting, and the
+    /// tables' 15 x 91 keys a street are noisy), at most a million unless
+    /// the fit itself uses more; with an `exec:` or Python agent, `groups`
+    /// (a program is slow to ask).
+    pub fn tendency_groups(&self, groups: u64) -> u64 {
+        if self
+            .agents
+            .iter()
+            .any(|a| matches!(a, AgentSpec::External(_)))
+        {
+            return groups;
+        }
+        groups.saturating_mul(10).min(groups.max(1_000_000))
+    }
+
+    /// Fits the learned baseline on `groups` deal groups of the
+    /// calibration stream (seed `mix64(seed ^ CALIBRATION_SALT)`, never the
+    /// run's own deals): per role, the least squares of each seat's result
+    /// on its features. What each agent tends to do with its made hands is
+    /// counted first, over [`HoldemGame::tendency_groups`] groups of the
+    /// same stream (the hands alone, cheap), then the weights are fitted over
+    /// the first `groups` with the features that use it. Turns the
+    /// corrections on.
+    pub fn calibrate(&mut self, seed: u64, groups: u64) {
+        let n = self.players();
+        let labels = self.agent_labels().len();
+        let calibration = crate::rng::mix64(seed ^ CALIBRATION_SALT);
+        let tendencies = self.count_tendencies(seed, self.tendency_groups(groups));
+        let mut scratch = self.new_scratch();
         self.estimates = Estimates {
             corrections: true,
             learned: None,
             strength: true,
-            tendencies: Some(Arc::new(
-                counts.iter().map(TendencyCounts::tendencies).collect(),
-            )),
+            tendencies: Some(Arc::new(tendencies)),
         };
         let mut fits = vec![Fit::new(n == 2); labels * n];
         // Per agent, every position together: the strength features'

@@ -182,3 +182,35 @@ fn bad_calibrations_are_refused_with_one_line() {
         assert!(err.contains("--calibrate"), "{err}");
     }
 }
+
+/// The tendency tables are counted over ten times the groups the weights
+/// are fitted on (up to a million), from the calibration stream alone, and
+/// the same for the same seed.
+#[test]
+fn the_tendency_tables_are_counted_over_ten_times_the_fit_groups() {
+    use cardsim::holdem::agents::{AgentKind, AgentSpec};
+    use cardsim::holdem::sim::{HoldemGame, StackSpec};
+    let agents = vec![
+        AgentSpec::Builtin(AgentKind::Tag),
+        AgentSpec::Builtin(AgentKind::Station),
+    ];
+    let mut game = HoldemGame::new(agents, StackSpec::Fixed(200));
+    assert_eq!(game.tendency_groups(1), 10);
+    assert_eq!(game.tendency_groups(20_000), 200_000);
+    assert_eq!(game.tendency_groups(100_000), 1_000_000);
+    assert_eq!(game.tendency_groups(250_000), 1_000_000);
+    assert_eq!(game.tendency_groups(3_000_000), 3_000_000);
+    assert_eq!(game.tendency_groups(u64::MAX), u64::MAX);
+
+    let mut again = game.clone();
+    game.calibrate(5, 40);
+    let used = game.estimates.tendencies.clone().expect("tables counted");
+    assert_eq!(used.len(), 2, "one table per agent");
+    assert_eq!(*used, game.count_tendencies(5, 400));
+    // Counting leaves the fitted estimates in place.
+    assert!(game.estimates.learned.is_some() && game.estimates.corrections);
+    assert_ne!(*used, game.count_tendencies(5, 40));
+    assert_ne!(*used, game.count_tendencies(6, 400));
+    again.calibrate(5, 40);
+    assert_eq!(again.estimates.tendencies.as_deref(), Some(&*used));
+}
