@@ -177,7 +177,8 @@ pub struct HoldemArgs {
     /// Also the `learned` estimator: before the run, play N deal groups
     /// from a calibration stream of the seed and fit, per agent and
     /// position, how much each deal's luck and each starting hand weigh
-    /// in the result (docs/duplicate.md). Implies --corrections.
+    /// in the result, after counting what each agent does with its made
+    /// hands over 10 N groups (docs/duplicate.md). Implies --corrections.
     #[arg(long, value_name = "N", value_parser = parse_calibration)]
     pub calibrate: Option<u64>,
     #[command(flatten)]
