@@ -213,4 +213,17 @@ fn the_tendency_tables_are_counted_over_ten_times_the_fit_groups() {
     assert_ne!(*used, game.count_tendencies(6, 400));
     again.calibrate(5, 40);
     assert_eq!(again.estimates.tendencies.as_deref(), Some(&*used));
+
+    // A program the user brings is slow to ask: its tables take the fit's
+    // groups only (the program is started only when a hand asks it).
+    let exec = cardsim::holdem::agents::spec::agent(
+        "exec:python3 bot.py",
+        std::time::Duration::from_secs(1),
+    )
+    .expect("an exec agent spec");
+    let with_program = HoldemGame::new(
+        vec![exec, AgentSpec::Builtin(AgentKind::Station)],
+        StackSpec::Fixed(200),
+    );
+    assert_eq!(with_program.tendency_groups(20_000), 20_000);
 }
