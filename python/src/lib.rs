@@ -315,7 +315,7 @@ fn equity_json(py: Python<'_>, args: Vec<String>) -> PyResult<String> {
 /// Runs a simulating command line (`fishing ...`, `holdem ...`,
 /// `tienlen ...`, `solve --games ...`) in this process with the GIL
 /// released. The caller adds `--embedded` (no signal handlers) and the
-/// output paths. A Ctrl-C stops the run within a batch of games and raises
+/// output paths. A Ctrl-C stops the run within a chunk of games and raises
 /// `KeyboardInterrupt` (see [`interrupt::run`]); the outputs written so far
 /// are left for the caller to remove.
 ///
