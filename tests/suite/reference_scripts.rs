@@ -31,8 +31,8 @@ exit 1
 "#;
 
 /// The stand-in `cardsim`: writes `{"fake": true}` to the file after
-/// `--summary`, touches `$FAKE_MARK`, then fails (`FAKE_FAIL`), sleeps
-/// (`FAKE_SLEEP` seconds) or succeeds.
+/// `--summary`, touches `$FAKE_MARK`, then fails (`FAKE_FAIL`), becomes
+/// `sleep` (`FAKE_SLEEP` seconds) or succeeds.
 const FAKE_CARDSIM: &str = r#"#!/bin/sh
 while [ $# -gt 0 ]; do
   [ "$1" = --summary ] && echo '{"fake": true}' > "$2"
@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$FAKE_MARK" ] && : > "$FAKE_MARK"
 [ -n "$FAKE_FAIL" ] && exit 1
-[ -n "$FAKE_SLEEP" ] && sleep "$FAKE_SLEEP"
+[ -n "$FAKE_SLEEP" ] && exec sleep "$FAKE_SLEEP"
 exit 0
 "#;
 
@@ -236,6 +236,11 @@ fn a_signal_halfway_changes_no_result_and_leaves_no_scratch() {
             std::thread::sleep(Duration::from_millis(20));
         }
         assert_eq!(repo.leftovers().len(), 1, "the scratch folder exists");
+        // Let the stand-in get from the mark to its `exec sleep`: a signal
+        // that reaches `sh` just before it starts a command can be held
+        // until the command ends (seen twice in CI: 60 s), which is the
+        // stand-in's way, not the script's under test.
+        std::thread::sleep(Duration::from_millis(300));
         // Timed from the signal: a loaded machine may take long to start
         // the script, which is not what this checks.
         let signalled = Instant::now();
