@@ -361,16 +361,9 @@ impl HoldemGame {
     /// over the first `groups` deal groups of the calibration stream of
     /// `seed`, the hands played without corrections.
     pub fn count_tendencies(&mut self, seed: u64, groups: u64) -> Vec<Tendencies> {
-        let calibration = crate::rng::mix64(seed ^ CALIBRATION_SALT);
         let estimates = std::mem::take(&mut self.estimates);
-        let mut scratch = self.new_scratch();
         let mut counts = vec![TendencyCounts::default(); self.agent_labels().len()];
-        for g in 0..groups {
-            let mut rng = crate::rng::game_rng(calibration, g);
-            // A program the user brought may fail: its hands are left out.
-            let Ok(record) = self.try_play(g, &mut rng, &mut scratch) else {
-                continue;
-            };
+        self.play_calibration(seed, groups, |_, record, scratch| {
             for (played, seating) in record.hands.iter().zip(&scratch.seatings) {
                 let seen = observations(&played.hand)
                     .expect("the simulator plays hold'em hands that replay");
@@ -378,10 +371,32 @@ impl HoldemGame {
                     counts[scratch.label_of[seating[o.seat]]].add(o);
                 }
             }
-            self.recycle(record, &mut scratch);
-        }
+        });
         self.estimates = estimates;
         counts.iter().map(TendencyCounts::tendencies).collect()
+    }
+
+    /// Plays the first `groups` deal groups of the calibration stream of
+    /// `seed` (`mix64(seed ^ CALIBRATION_SALT)`, never the run's own deals)
+    /// with the current estimates, handing each played group to `each`
+    /// with its number. A program the user brought may fail: its groups
+    /// are left out.
+    fn play_calibration(
+        &self,
+        seed: u64,
+        groups: u64,
+        mut each: impl FnMut(u64, &HoldemRecord, &Scratch),
+    ) {
+        let calibration = crate::rng::mix64(seed ^ CALIBRATION_SALT);
+        let mut scratch = self.new_scratch();
+        for g in 0..groups {
+            let mut rng = crate::rng::game_rng(calibration, g);
+            let Ok(record) = self.try_play(g, &mut rng, &mut scratch) else {
+                continue;
+            };
+            each(g, &record, &scratch);
+            self.recycle(record, &mut scratch);
+        }
     }
 
     /// Deal groups of the calibration stream over which the tendency
@@ -412,9 +427,7 @@ impl HoldemGame {
     pub fn calibrate(&mut self, seed: u64, groups: u64) {
         let n = self.players();
         let labels = self.agent_labels().len();
-        let calibration = crate::rng::mix64(seed ^ CALIBRATION_SALT);
         let tendencies = self.count_tendencies(seed, self.tendency_groups(groups));
-        let mut scratch = self.new_scratch();
         self.estimates = Estimates {
             corrections: true,
             learned: None,
@@ -425,12 +438,7 @@ impl HoldemGame {
         // Per agent, every position together: the strength features'
         // weights, shared by its positions' fits.
         let mut pooled = vec![Fit::new(n == 2); labels];
-        for g in 0..groups {
-            let mut rng = crate::rng::game_rng(calibration, g);
-            // A program the user brought may fail: its hands are left out.
-            let Ok(record) = self.try_play(g, &mut rng, &mut scratch) else {
-                continue;
-            };
+        self.play_calibration(seed, groups, |g, record, scratch| {
             for (played, seating) in record.hands.iter().zip(&scratch.seatings) {
                 let Some(c) = &played.corrections else {
                     continue;
@@ -444,8 +452,7 @@ impl HoldemGame {
                     pooled[scratch.label_of[at]].add((g % 2) as usize, &f, result);
                 }
             }
-            self.recycle(record, &mut scratch);
-        }
+        });
         let pooled: Vec<Baseline> = pooled.iter().map(Fit::solve).collect();
         for (role, fit) in fits.iter_mut().enumerate() {
             fit.share(&pooled[role / n]);

@@ -158,7 +158,7 @@ mod tests {
                     while let Some(k) = window.claim(|| false) {
                         let handed = *window.handed();
                         assert!(k < handed + ahead, "chunk {k} started {handed} handed");
-                        handed_max.fetch_max(k - handed.min(k), Ordering::Relaxed);
+                        handed_max.fetch_max(k.saturating_sub(handed), Ordering::Relaxed);
                         // Uneven work, so chunks finish out of order.
                         std::thread::sleep(Duration::from_micros((k * 7 + w * 13) % 300));
                         tx.send((k, k * 10)).unwrap();
