@@ -75,10 +75,14 @@ fn every_estimator_agrees_with_the_plain_result_and_narrows_it() {
             // The random agent's draws are known. Valued as called, a raise
             // is a fair guess against a station...
             "random,station" => assert!(chance_action > chance, "{chance_action} vs {chance}"),
+            // Tag's equity-threshold decisions are draws too, with chances
+            // estimated without bias: against a station they take its
+            // noise out.
+            "tag,station" => assert!(chance_action > chance, "{chance_action} vs {chance}"),
             // ... less so against a player who folds (the learned weights
             // then take less of it).
             "random,tag" => assert_ne!(chance_action, chance),
-            _ => assert_eq!(chance_action, chance, "{agents}: no known draws"),
+            _ => unreachable!(),
         }
     }
 }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use cardsim::cards::deck;
 use cardsim::holdem::agents::spec::builtin;
+use cardsim::holdem::agents::Drawn;
 use cardsim::holdem::table::{Config, HandState};
 use cardsim::rng::game_rng;
 use rand::seq::SliceRandom;
@@ -206,9 +207,9 @@ fn built_in_draws_report_the_chances_their_actions_follow() {
                 HandState::new(Config::holdem(stacks, g as usize % 3, 1, 2), &cards).unwrap();
             while let Some(view) = hand.view() {
                 let who = if view.seat() == 0 { &agent } else { &station };
-                let mut drawn = None;
+                let mut drawn = Drawn::default();
                 let action = who.act_builtin_drawn(&view, &mut rng, &mut drawn).unwrap();
-                if let Some(mix) = drawn {
+                if let Some(mix) = drawn.mix {
                     let sum: f64 = mix.choices().iter().map(|&(_, p)| p).sum();
                     assert!((sum - 1.0).abs() < 1e-12, "{spec}: {sum}");
                     assert!(mix.choices().iter().any(|&(a, _)| a == action), "{spec}");

@@ -52,6 +52,17 @@ pub use mixed::{BadReply, Mix, Reply};
 pub use params::{PushFoldParams, TagParams};
 pub use view::{AgentView, Answer, LegalView, NotAnAction};
 
+/// What a built-in agent tells the action correction of how it chose.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Drawn {
+    /// The chances of the actions it drew among, when it drew (`tag`'s
+    /// c-bets and bluffs, a chart's weighted ranges).
+    pub mix: Option<Mix>,
+    /// `tag`'s deals when it estimated its hold'em equity: the action it
+    /// took follows from them by [`tag_postflop`].
+    pub equity: Option<DealOutcomes>,
+}
+
 /// A player at the table.
 pub trait Agent {
     /// The agent's name, as on the command line.
@@ -118,7 +129,13 @@ impl Agent for AgentKind {
         match self {
             AgentKind::Random => random_action(&legal, rng),
             AgentKind::Station => passive(&legal),
-            AgentKind::Tag => tag(view, &legal, rng, &TagParams::DEFAULT, &mut None),
+            AgentKind::Tag => tag(
+                view,
+                &legal,
+                rng,
+                &TagParams::DEFAULT,
+                &mut Drawn::default(),
+            ),
             AgentKind::PushFold => pushfold(view, &legal, &PushFoldParams::DEFAULT),
         }
     }
@@ -160,19 +177,29 @@ impl AgentSpec {
     /// A built-in agent's action (`None` for an external agent).
     #[inline]
     pub fn act_builtin(&self, view: &View<'_>, rng: &mut GameRng) -> Option<Action> {
-        self.act_builtin_drawn(view, rng, &mut None)
+        self.act_builtin_drawn(view, rng, &mut Drawn::default())
+    }
+
+    /// `tag`'s parameters, for a `tag` agent.
+    pub fn tag_params(&self) -> Option<&TagParams> {
+        match self {
+            AgentSpec::Builtin(AgentKind::Tag) => Some(&TagParams::DEFAULT),
+            AgentSpec::Tag(p, _) => Some(p),
+            _ => None,
+        }
     }
 
     /// A built-in agent's action, and in `drawn` the probabilities it drew
     /// it from when it drew among actions (`tag`'s c-bets and bluffs, a
     /// chart's weighted ranges; the `random` agent's draw is known by its
-    /// name instead): what the action correction needs.
+    /// name instead) and `tag`'s equity deals: what the action correction
+    /// needs.
     #[inline]
     pub fn act_builtin_drawn(
         &self,
         view: &View<'_>,
         rng: &mut GameRng,
-        drawn: &mut Option<Mix>,
+        drawn: &mut Drawn,
     ) -> Option<Action> {
         let legal = view.legal();
         Some(match self {
@@ -186,7 +213,7 @@ impl AgentSpec {
             }
             AgentSpec::Tag(p, _) => tag(view, &legal, rng, p, drawn),
             AgentSpec::PushFold(p, _) => pushfold(view, &legal, p),
-            AgentSpec::Chart(c) => c.act(view, &legal, rng, drawn),
+            AgentSpec::Chart(c) => c.act(view, &legal, rng, &mut drawn.mix),
             AgentSpec::External(_) => return None,
         })
     }
@@ -308,20 +335,61 @@ pub(crate) fn table_equity(view: &View<'_>, rng: &mut GameRng) -> f64 {
     }
 }
 
-/// Equity of `hole` on `board` against `opponents` random hands, from 64
-/// random deals (ties counted as a share). Good to about ±0.06: enough for a
-/// threshold player.
+/// How many random deals `tag` and `chart` estimate an equity from.
+pub const EQUITY_DEALS: u32 = 64;
+
+/// Equity of `hole` on `board` against `opponents` random hands, from
+/// [`EQUITY_DEALS`] random deals (ties counted as a share). Good to about
+/// ±0.06: enough for a threshold player.
 pub fn equity_vs_random(
     hole: [Card; 2],
     board: &[Card],
     opponents: usize,
     rng: &mut GameRng,
 ) -> f64 {
-    const DEALS: u32 = 64;
+    deal_outcomes(hole, board, opponents, EQUITY_DEALS, rng).equity()
+}
+
+/// What `deals` random deals gave `hole` on `board` against `opponents`
+/// random hands.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DealOutcomes {
+    pub deals: u32,
+    /// Deals won alone.
+    pub wins: u32,
+    /// Deals shared with one or more opponents.
+    pub splits: u32,
+    /// The shares won, a split among `k` counted `1 / k` (added in the
+    /// order of the deals).
+    pub won: f64,
+}
+
+impl DealOutcomes {
+    /// The estimate: the share won per deal.
+    pub fn equity(&self) -> f64 {
+        self.won / f64::from(self.deals)
+    }
+}
+
+/// Plays `deals` random deals: each completes the board and gives each
+/// opponent two cards, uniformly from the cards not in `hole` or `board`,
+/// and counts how `hole` fared. Each deal is independent of the others and
+/// drawn alike, which the action correction's estimate of `tag`'s chances
+/// relies on ([`crate::holdem::correction::threshold`]).
+pub fn deal_outcomes(
+    hole: [Card; 2],
+    board: &[Card],
+    opponents: usize,
+    deals: u32,
+    rng: &mut GameRng,
+) -> DealOutcomes {
     let known: CardSet = hole.iter().chain(board).copied().collect();
     let mine = Hand::from_cards(board).combine(Hand::from_cards(&hole));
-    let mut won = 0.0;
-    for _ in 0..DEALS {
+    let mut out = DealOutcomes {
+        deals,
+        ..DealOutcomes::default()
+    };
+    for _ in 0..deals {
         let mut used = known;
         let mut draw = || loop {
             let c = Card::from_index(rng.random_range(0..52u8));
@@ -346,10 +414,15 @@ pub fn equity_vs_random(
             ties += u32::from(opp == me);
         }
         if best {
-            won += 1.0 / f64::from(ties);
+            out.won += 1.0 / f64::from(ties);
+            if ties == 1 {
+                out.wins += 1;
+            } else {
+                out.splits += 1;
+            }
         }
     }
-    won / f64::from(DEALS)
+    out
 }
 
 /// Tight-aggressive, with today's defaults ([`TagParams::DEFAULT`]): opens 3
@@ -366,7 +439,7 @@ fn tag(
     legal: &Legal,
     rng: &mut GameRng,
     p: &TagParams,
-    drawn: &mut Option<Mix>,
+    drawn: &mut Drawn,
 ) -> Action {
     let bb = view.big_blind();
     let game = view.game();
@@ -409,11 +482,73 @@ fn tag(
         }
         return give_up(legal);
     }
-    let equity = table_equity(view, rng);
+    let (equity, outcomes) = match game {
+        Game::Holdem => {
+            let o = deal_outcomes(
+                view.hole(),
+                view.board(),
+                view.live() - 1,
+                EQUITY_DEALS,
+                rng,
+            );
+            (o.equity(), Some(o))
+        }
+        _ => (table_equity(view, rng), None),
+    };
+    drawn.equity = outcomes;
+    match tag_postflop(view, legal, p, equity) {
+        TagPlan::Act(action) => action,
+        TagPlan::BetOrCheck { bet, cbet, chance } => {
+            drawn.mix = Mix::of_actions(&[(bet, chance), (Action::Check, 1.0 - chance)]);
+            if (cbet && rng.random::<f64>() < p.cbet)
+                || (p.bluff > 0.0 && rng.random::<f64>() < p.bluff)
+            {
+                return bet;
+            }
+            Action::Check
+        }
+    }
+}
+
+/// What `tag` does after the flop once it has its equity estimate: one
+/// action, or (checked to, with less than `value`) a draw between a bet and
+/// a check.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TagPlan {
+    Act(Action),
+    /// Bets with `chance` (its c-bet draw when `cbet`, then its bluff draw).
+    BetOrCheck {
+        bet: Action,
+        cbet: bool,
+        chance: f64,
+    },
+}
+
+impl TagPlan {
+    /// The actions and their chances (adding up to 1).
+    pub fn choices(&self) -> [(Action, f64); 2] {
+        match *self {
+            TagPlan::Act(a) => [(a, 1.0), (a, 0.0)],
+            TagPlan::BetOrCheck { bet, chance, .. } => {
+                [(bet, chance), (Action::Check, 1.0 - chance)]
+            }
+        }
+    }
+}
+
+/// `tag`'s plan after the flop for an equity estimate of `equity`: bets
+/// (or raises) two thirds of the pot with `value` or more, else calls a bet
+/// when the equity beats the pot odds by `margin` and folds otherwise, or,
+/// checked to, draws its c-bet and bluff. A pure function of the estimate,
+/// so the action correction can ask it what each estimate would have done.
+pub fn tag_postflop(view: &View<'_>, legal: &Legal, p: &TagParams, equity: f64) -> TagPlan {
     let pot = view.pot();
-    let bet = view.current_bet() + p.bet.of_ceil(pot + legal.call.unwrap_or(0));
+    let bet = raise_to(
+        legal,
+        view.current_bet() + p.bet.of_ceil(pot + legal.call.unwrap_or(0)),
+    );
     if equity >= p.value {
-        return raise_to(legal, bet);
+        return TagPlan::Act(bet);
     }
     match legal.call {
         None => {
@@ -432,22 +567,20 @@ fn tag(
             } else {
                 0.0
             };
-            let bets = c + (1.0 - c) * b;
-            *drawn = Mix::of_actions(&[(raise_to(legal, bet), bets), (Action::Check, 1.0 - bets)]);
-            if (cbet && rng.random::<f64>() < p.cbet)
-                || (p.bluff > 0.0 && rng.random::<f64>() < p.bluff)
-            {
-                return raise_to(legal, bet);
+            let chance = c + (1.0 - c) * b;
+            if chance > 0.0 {
+                TagPlan::BetOrCheck { bet, cbet, chance }
+            } else {
+                TagPlan::Act(Action::Check)
             }
-            Action::Check
         }
         Some(call) => {
             let odds = call as f64 / (pot + call) as f64;
-            if equity >= odds + p.margin {
+            TagPlan::Act(if equity >= odds + p.margin {
                 Action::Call
             } else {
                 Action::Fold
-            }
+            })
         }
     }
 }

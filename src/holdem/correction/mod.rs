@@ -5,6 +5,8 @@
 //!   correction with a check-down value);
 //! - [`action`]: the luck of a mixed strategy's draws, where the
 //!   probabilities are known (AIVAT's action correction);
+//! - [`threshold`]: unbiased estimates of the chances of `tag`'s
+//!   equity-threshold decisions, for the action correction;
 //! - [`strength`]: what each deal made of a seat's hand, in buckets, for
 //!   the learned baseline;
 //! - [`baseline`]: learned weights for the chance correction's parts and
@@ -14,6 +16,7 @@ pub mod action;
 pub mod baseline;
 pub mod chance;
 pub mod strength;
+pub mod threshold;
 pub mod value;
 
 pub use action::{action_correction, ActionCorrection, Policy};
