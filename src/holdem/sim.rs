@@ -36,16 +36,14 @@ use rand::RngExt;
 
 pub use super::duplicate::Duplicate;
 
-use super::agents::{
-    deal_outcomes, AgentKind, AgentSpec, AgentView, Drawn, External, Mix, Reply, Session,
-};
+use super::agents::{AgentKind, AgentSpec, AgentView, Drawn, External, Mix, Reply, Session};
 use super::correction::baseline::{Baseline, Features, Fit};
 use super::correction::chance::{chance_of_deals, deals};
 use super::correction::strength::{
     key as strength_key, observations, strength_features, StrengthFeatures, Tendencies,
     TendencyCounts,
 };
-use super::correction::threshold::{tag_chances, FRESH_DEALS};
+use super::correction::threshold::{fresh_deals, tag_chances, FRESH_DEALS};
 use super::correction::{action_correction, ChanceCorrection, Policy};
 use super::equity::allin::{all_in_equity, AllInEquity, MAX_SEATS};
 use super::eval::{category, Hand};
@@ -606,7 +604,7 @@ impl HoldemGame {
                                 let rng = threshold_rng
                                     .get_or_insert_with(|| substream(key, THRESHOLD_SALT));
                                 let fresh =
-                                    deal_outcomes(view.hole(), view.board(), 1, FRESH_DEALS, rng);
+                                    fresh_deals(view.hole(), view.board(), FRESH_DEALS, rng);
                                 tag_chances(&view, &view.legal(), params, own, fresh)
                             }
                             _ => drawn.mix,

@@ -137,34 +137,49 @@ fn uniform_kinds(legal: &Legal) -> Vec<(Choice, f64)> {
     kinds.into_iter().map(|k| (k, each)).collect()
 }
 
-/// Each seat's chips and whether it is still in, bets matched.
-type Matched = (Vec<u64>, Vec<bool>);
+/// Each seat's chips and whether it is still in, bets matched (the first
+/// `seats` of each; arrays, as a hand values several of these at each
+/// decision).
+#[derive(Clone, Copy, Debug)]
+struct Matched {
+    chips: [u64; MAX_SEATS],
+    live: [bool; MAX_SEATS],
+    seats: usize,
+}
 
 /// The chips and live seats after `action` by the seat to act, with the
 /// bet matched: every other seat still in puts in as much as the most any
 /// seat has put in, or all it has.
 fn after(hand: &HandState, legal: &Legal, action: Action) -> Matched {
     let seats = hand.seats();
-    let mut chips: Vec<u64> = seats.iter().map(|s| s.contributed).collect();
-    let mut live: Vec<bool> = seats.iter().map(|s| !s.folded).collect();
+    let mut m = Matched {
+        chips: [0; MAX_SEATS],
+        live: [false; MAX_SEATS],
+        seats: seats.len(),
+    };
+    for (k, seat) in seats.iter().enumerate() {
+        m.chips[k] = seat.contributed;
+        m.live[k] = !seat.folded;
+    }
     let s = legal.seat;
     match action {
-        Action::Fold => live[s] = false,
+        Action::Fold => m.live[s] = false,
         Action::Check => {}
-        Action::Call => chips[s] += legal.call.unwrap_or(0),
-        Action::RaiseTo(to) => chips[s] += to - seats[s].street_bet,
+        Action::Call => m.chips[s] += legal.call.unwrap_or(0),
+        Action::RaiseTo(to) => m.chips[s] += to - seats[s].street_bet,
     }
-    let top = (0..chips.len())
-        .filter(|&k| live[k])
-        .map(|k| chips[k])
+    let n = m.seats;
+    let top = (0..n)
+        .filter(|&k| m.live[k])
+        .map(|k| m.chips[k])
         .max()
         .unwrap_or(0);
-    for (k, c) in chips.iter_mut().enumerate() {
-        if live[k] {
-            *c = top.min(hand.config().stacks[k]).max(*c);
+    for k in 0..n {
+        if m.live[k] {
+            m.chips[k] = top.min(hand.config().stacks[k]).max(m.chips[k]);
         }
     }
-    (chips, live)
+    m
 }
 
 /// The raise sizes to value and their weights (adding up to 1): the ends
@@ -230,16 +245,16 @@ fn draw_luck(
     }
     let chips: Vec<Chips<'_>> = moments
         .iter()
-        .map(|((c, l), _)| Chips {
-            contributed: c,
-            live: l,
+        .map(|(m, _)| Chips {
+            contributed: &m.chips[..m.seats],
+            live: &m.live[..m.seats],
         })
         .collect();
     let (payouts, exact) = expected_payouts(holes, hand.board(), &chips, trials, rng);
     let mut term = [0.0; MAX_SEATS];
-    for (((contributed, _), weight), paid) in moments.iter().zip(&payouts) {
-        for (s, t) in term.iter_mut().enumerate().take(contributed.len()) {
-            *t += weight * (paid[s] - contributed[s] as f64);
+    for ((m, weight), paid) in moments.iter().zip(&payouts) {
+        for (s, t) in term.iter_mut().enumerate().take(m.seats) {
+            *t += weight * (paid[s] - m.chips[s] as f64);
         }
     }
     (term, exact)

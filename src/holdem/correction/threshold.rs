@@ -27,8 +27,13 @@
 //! exactly as `tag` computes it in floating point: every subset's action
 //! is found by asking [`tag_postflop`] itself.
 
+use rand::RngExt;
+
+use crate::cards::{Card, CardSet};
 use crate::holdem::agents::{tag_postflop, DealOutcomes, Mix, TagParams, EQUITY_DEALS};
+use crate::holdem::eval::Hand;
 use crate::holdem::table::{Action, Legal, View};
+use crate::rng::GameRng;
 
 /// The estimated chances of `tag`'s actions at a heads-up decision where
 /// its own deals came out `own` and the correction's stream played
@@ -66,6 +71,55 @@ pub fn tag_chances(
         }
     }
     Mix::of_actions(&pairs)
+}
+
+/// `deals` more deals of the kind `tag` plays heads-up
+/// ([`crate::holdem::agents::deal_outcomes`]: the rest of the board and
+/// the opponent's two cards, uniform over the cards not in `hole` or
+/// `board`, each deal independent of the others), drawn at less cost:
+/// each deal takes its cards by a partial Fisher-Yates shuffle of the
+/// unseen cards (no draw thrown back), and on the river the hand's own
+/// strength is found once. The shuffle starts from wherever the last deal
+/// left the cards; whatever their order, it picks every sequence of
+/// distinct cards alike. Only the counts are kept (`won` left at 0).
+pub fn fresh_deals(hole: [Card; 2], board: &[Card], deals: u32, rng: &mut GameRng) -> DealOutcomes {
+    let known: CardSet = hole.iter().chain(board).copied().collect();
+    let mut unseen = [Card::from_index(0); 52];
+    let mut len = 0;
+    for i in 0..52u8 {
+        let c = Card::from_index(i);
+        if !known.contains(c) {
+            unseen[len] = c;
+            len += 1;
+        }
+    }
+    let unseen = &mut unseen[..len];
+    let to_come = 5usize.saturating_sub(board.len());
+    let need = to_come + 2;
+    let base = Hand::from_cards(board);
+    let mine = base.combine(Hand::from_cards(&hole));
+    let river = (to_come == 0).then(|| mine.strength());
+    let mut out = DealOutcomes {
+        deals,
+        ..DealOutcomes::default()
+    };
+    for _ in 0..deals {
+        for j in 0..need {
+            let r = rng.random_range(0..len - j);
+            unseen.swap(r, len - 1 - j);
+        }
+        let picked = &unseen[len - need..];
+        let runout = Hand::from_cards(&picked[2..]);
+        let me = river.unwrap_or_else(|| mine.combine(runout).strength());
+        let opp = base
+            .combine(runout)
+            .with(picked[0])
+            .with(picked[1])
+            .strength();
+        out.wins += u32::from(me > opp);
+        out.splits += u32::from(me == opp);
+    }
+    out
 }
 
 /// The stretches `lo..=hi` of `0..=last` over which `plan` is the same,
@@ -132,6 +186,11 @@ pub fn subset_halves(pool: Pool, n: u32, out: &mut [f64]) {
     }
     let whole = ln_choose(pool.total(), n);
     let mut sum = 0.0;
+    // The law is unimodal in w for each t, and its rows in t too: each row
+    // is summed from near its peak outwards until the terms fall below
+    // `NEGLIGIBLE` (their sum then lies below the rounding of the total),
+    // and the rows stop past the peak row once one is negligible.
+    let t_peak = f64::from(n) * f64::from(splits) / f64::from(pool.total());
     for t in 0..=splits.min(n) {
         // w deals won, t split, n - t - w lost: w from where the losses
         // run short up to where the wins or the subset do.
@@ -140,18 +199,48 @@ pub fn subset_halves(pool: Pool, n: u32, out: &mut [f64]) {
         if lo > hi {
             continue;
         }
-        let mut term = (ln_choose(wins, lo) + ln_choose(splits, t) + ln_choose(losses, n - t - lo)
-            - whole)
-            .exp();
-        for w in lo..=hi {
+        let peak = if wins + losses == 0 {
+            lo
+        } else {
+            let w = (f64::from(n - t) * f64::from(wins) / f64::from(wins + losses)).round() as u32;
+            w.clamp(lo, hi)
+        };
+        let at_peak =
+            (ln_choose(wins, peak) + ln_choose(splits, t) + ln_choose(losses, n - t - peak)
+                - whole)
+                .exp();
+        if at_peak < NEGLIGIBLE {
+            if f64::from(t) > t_peak {
+                break;
+            }
+            continue;
+        }
+        let mut add = |w: u32, term: f64| {
             out[(2 * w + t) as usize] += term;
             sum += term;
-            if w < hi {
-                // C(W, w+1) / C(W, w) and C(L, l-1) / C(L, l), l = n-t-w.
-                let l = n - t - w;
-                term *= f64::from(wins - w) / f64::from(w + 1) * f64::from(l)
-                    / f64::from(losses - l + 1);
+        };
+        add(peak, at_peak);
+        // Upwards: C(W, w+1) / C(W, w) and C(L, l-1) / C(L, l), l = n-t-w.
+        let mut term = at_peak;
+        for w in peak..hi {
+            let l = n - t - w;
+            term *= (f64::from(wins - w) * f64::from(l))
+                / (f64::from(w + 1) * f64::from(losses - l + 1));
+            if term < NEGLIGIBLE {
+                break;
             }
+            add(w + 1, term);
+        }
+        // Downwards: the inverse steps.
+        let mut term = at_peak;
+        for w in (lo + 1..=peak).rev() {
+            let l = n - t - w;
+            term *= (f64::from(w) * f64::from(losses - l))
+                / (f64::from(wins - w + 1) * f64::from(l + 1));
+            if term < NEGLIGIBLE {
+                break;
+            }
+            add(w - 1, term);
         }
     }
     if sum > 0.0 {
@@ -160,6 +249,10 @@ pub fn subset_halves(pool: Pool, n: u32, out: &mut [f64]) {
         }
     }
 }
+
+/// A term of the subsets' law too small to count: below the rounding of
+/// a sum of about 1, however many such terms are left out.
+const NEGLIGIBLE: f64 = 1e-20;
 
 /// `ln C(n, k)`, `k ≤ n`.
 fn ln_choose(n: u32, k: u32) -> f64 {
