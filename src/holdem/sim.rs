@@ -46,13 +46,14 @@ use super::correction::strength::{
 use super::correction::threshold::{fresh_deals, tag_chances, FRESH_DEALS};
 use super::correction::{action_correction, ChanceCorrection, Policy};
 use super::equity::allin::{all_in_equity, AllInEquity, MAX_SEATS};
-use super::eval::{category, Hand};
+use super::eval::{category, Category, Hand};
 use super::phh;
 use super::table::pots::{build_pots, OddChips};
 use super::table::{Betting, Buffers, Config, HandState, Seat, ShortBigBlind, Street, View};
 use super::variant::Game as Variant;
 use crate::cards::Card;
 use crate::rng::{substream, GameRng};
+use crate::sim::parquet::Book;
 use crate::sim::{Extras, Game, GameFailure, Metric, MetricKind, Observations, Row};
 
 /// How each seat's starting stack is chosen, in chips.
@@ -808,8 +809,14 @@ impl HoldemGame {
 pub const HAND_NET: &str = "net_per_hand";
 
 /// Writes cards as one word (`AhKd`, `Ah7c2dTs5s`), or an empty field
-/// for none.
+/// for none; two cards (hold'em's hole cards) as their code in
+/// [`CARD_PAIRS`].
 fn cards_field(row: &mut Row<'_>, cards: &[Card]) {
+    if let [a, b] = cards {
+        if let Some(code) = pair_code(*a, *b) {
+            return row.code(code, &CARD_PAIRS);
+        }
+    }
     if cards.is_empty() {
         return row.empty();
     }
@@ -862,13 +869,72 @@ fn figures(h: &HandState) -> Figures {
     }
 }
 
-fn street_name(board_cards: usize) -> &'static str {
-    match board_cards {
-        0 => "preflop",
-        3 => "flop",
-        4 => "turn",
-        _ => "river",
+/// Two cards, the first first: the code of their text in [`CARD_PAIRS`]
+/// (`None` for a joker).
+#[inline(always)]
+fn pair_code(a: Card, b: Card) -> Option<u16> {
+    let (a, b) = (usize::from(a.index()), usize::from(b.index()));
+    (a < Card::STANDARD && b < Card::STANDARD).then(|| (a * Card::STANDARD + b) as u16)
+}
+
+/// The texts of every two standard cards in order (`AhKd`), at
+/// `first * 52 + second` (a card with itself too, which no hand holds).
+static PAIR_TEXTS: [[u8; 4]; Card::STANDARD * Card::STANDARD] = {
+    let mut t = [[0u8; 4]; Card::STANDARD * Card::STANDARD];
+    let mut i = 0;
+    while i < Card::STANDARD * Card::STANDARD {
+        let (a, b) = (
+            Card::from_index((i / Card::STANDARD) as u8),
+            Card::from_index((i % Card::STANDARD) as u8),
+        );
+        t[i] = [
+            a.rank().char() as u8,
+            a.suit().char() as u8,
+            b.rank().char() as u8,
+            b.suit().char() as u8,
+        ];
+        i += 1;
     }
+    t
+};
+
+/// Two cards' texts, by [`pair_code`]: hold'em's `hole_sK` columns.
+static CARD_PAIRS: Book = Book {
+    len: Card::STANDARD * Card::STANDARD,
+    text: |code| {
+        PAIR_TEXTS
+            .get(usize::from(code))
+            .and_then(|t| std::str::from_utf8(t).ok())
+            .unwrap_or_default()
+    },
+};
+
+/// The streets' names, by [`street_code`]: `street`, `allin_street`.
+static STREETS: Book = Book {
+    len: 4,
+    text: |code| ["preflop", "flop", "turn", "river"][usize::from(code.min(3))],
+};
+
+/// The street of a board of `board_cards` cards: its code in [`STREETS`].
+fn street_code(board_cards: usize) -> u16 {
+    match board_cards {
+        0 => 0,
+        3 => 1,
+        4 => 2,
+        _ => 3,
+    }
+}
+
+/// The hand categories' keys, by their place in [`Category::ALL`]:
+/// `winning_category`.
+static CATEGORIES: Book = Book {
+    len: Category::ALL.len(),
+    text: |code| Category::ALL[usize::from(code).min(Category::ALL.len() - 1)].key(),
+};
+
+/// A category's code in [`CATEGORIES`].
+fn category_code(c: Category) -> u16 {
+    c as u16
 }
 
 /// Seat `s`'s result in chips: final stack less starting stack.
@@ -1367,7 +1433,7 @@ impl Game for HoldemGame {
         let f = r.figures;
         row.int(n);
         row.int(h.config().button + 1);
-        row.word(street_name(h.board().len()));
+        row.code(street_code(h.board().len()), &STREETS);
         row.flag(pay.showdown);
         row.int(f.pot_total);
         row.int(f.pots);
@@ -1378,13 +1444,13 @@ impl Game for HoldemGame {
         // The best hand only matters at a showdown: look for it only then.
         match pay.showdown.then(|| pay.strengths().iter().flatten().max()) {
             Some(Some(&best)) if self.variant == Variant::ShortDeck => {
-                row.word(super::shortdeck::category(best).key())
+                row.code(category_code(super::shortdeck::category(best)), &CATEGORIES)
             }
-            Some(Some(&best)) => row.word(category(best).key()),
+            Some(Some(&best)) => row.code(category_code(category(best)), &CATEGORIES),
             _ => row.empty(),
         }
         match h.all_in_board() {
-            Some(b) => row.word(street_name(b)),
+            Some(b) => row.code(street_code(b), &STREETS),
             None => row.empty(),
         }
         cards_field(row, h.board());

@@ -27,7 +27,7 @@ mod columns;
 
 use chunk::ChunkEncoder;
 use columns::Column;
-pub(crate) use columns::{RowColumns, Typed};
+pub(crate) use columns::{Book, RowColumns, Typed};
 
 /// Rows per row group.
 pub const ROW_GROUP_ROWS: usize = 65_536;
@@ -465,7 +465,8 @@ impl<W: Write + Send> ParquetRows<W> {
                             .ok_or_else(wrong)?
                             .iter(),
                     ),
-                    Column::Text(b) => {
+                    c @ (Column::Text(_) | Column::Codes(_)) => {
+                        let b = c.texts_mut().ok_or_else(wrong)?;
                         for v in part.as_string_opt::<i32>().ok_or_else(wrong)?.iter() {
                             b.append_option(v);
                         }
@@ -553,14 +554,14 @@ impl<W: Write + Send> ParquetRows<W> {
                 kind,
             };
             match col {
-                _ if field.is_empty() => match col {
-                    Column::Int(b) => b.append_null(),
-                    Column::Float(b) => b.append_null(),
-                    Column::Text(b) => b.append_null(),
-                },
+                _ if field.is_empty() => col.append_null(),
                 Column::Int(b) => b.append_value(text.parse().map_err(|_| bad("an integer"))?),
                 Column::Float(b) => b.append_value(text.parse().map_err(|_| bad("a number"))?),
-                Column::Text(b) => b.append_value(text),
+                c @ (Column::Text(_) | Column::Codes(_)) => {
+                    if let Some(b) = c.texts_mut() {
+                        b.append_value(text);
+                    }
+                }
             }
         }
         self.row_added()

@@ -3,7 +3,7 @@
 //! crate's bytes, in `row/tests.rs`). The hot part of every run's CSV
 //! output, so it is built for speed: see [`Row`].
 
-use super::parquet::{RowColumns, Typed};
+use super::parquet::{Book, RowColumns, Typed};
 
 /// The fields of one CSV row under construction, encoded straight into the
 /// chunk's byte buffer: no allocation and no per-field writer state. The
@@ -358,6 +358,22 @@ impl<'a> Row<'a> {
         store_short(w, bytes);
         w[len] = b',';
         self.advance(len + 1);
+    }
+
+    /// A text field from a fixed list: `book`'s text of `code` (needing
+    /// no quoting, as [`Row::word`]; a code past the list is an empty
+    /// field). Typed columns store the code, which the Parquet encoder
+    /// maps to its dictionary entry without hashing the text.
+    #[inline(always)]
+    pub(crate) fn code(&mut self, code: u16, book: &'static Book) {
+        if self.typed() {
+            return self.put(if usize::from(code) < book.len {
+                Typed::Code(code, book)
+            } else {
+                Typed::Null
+            });
+        }
+        self.word(book.text(code));
     }
 
     /// A text field (quoted when needed).

@@ -33,7 +33,7 @@ use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 
-use super::columns::Column;
+use super::columns::{Book, Column};
 use super::{ColumnType, ParquetError};
 
 /// The largest dictionary page (its plain bytes) a text column keeps; past
@@ -488,6 +488,34 @@ impl Texts {
     }
 }
 
+/// The dictionary indices of one [`Book`]'s codes in a text dictionary
+/// (`index + 1`, 0 for a code not seen yet), indexed by the code: a code
+/// finds its entry with one load. An entry is added to the dictionary
+/// through [`Texts::text`], so a text stored as text and as a code gets
+/// one entry.
+#[derive(Default)]
+struct CodeMap {
+    book: Option<&'static Book>,
+    slots: Vec<u32>,
+}
+
+impl CodeMap {
+    /// The slots for `book` (emptied when they were another book's).
+    #[inline]
+    fn slots(&mut self, book: &'static Book) -> &mut [u32] {
+        if !self.book.is_some_and(|b| std::ptr::eq(b, book)) {
+            self.book = Some(book);
+            self.slots.clear();
+            self.slots.resize(book.len, 0);
+        }
+        &mut self.slots
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(0);
+    }
+}
+
 // ---------------------------------------------------------------------
 // A column chunk being encoded.
 
@@ -502,6 +530,7 @@ enum Held {
     Texts {
         dict: Texts,
         indices: Vec<u32>,
+        codes: CodeMap,
     },
     /// `DELTA_BINARY_PACKED` integers.
     Delta(Vec<i64>),
@@ -539,6 +568,7 @@ impl ChunkEncoder {
             (ColumnType::Utf8, _) => Held::Texts {
                 dict: Texts::new(),
                 indices: Vec::new(),
+                codes: CodeMap::default(),
             },
             (kind, _) => Held::Words {
                 dict: Words::new(kind == ColumnType::Int64),
@@ -619,7 +649,30 @@ impl ChunkEncoder {
                     .filter(|&(k, _)| is(k))
                     .map(|(_, &v)| v),
             ),
-            (Held::Texts { dict, indices }, Column::Text(t)) => {
+            (Held::Texts { dict, indices, codes }, Column::Codes(c)) => {
+                let book = c.book;
+                let slots = codes.slots(book);
+                let run = &c.values.values[from..to];
+                let mut index = |code: u16| match slots.get(usize::from(code)) {
+                    Some(&s) if s > 0 => s - 1,
+                    Some(_) => {
+                        let i = dict.text(book.text(code).as_bytes(), None);
+                        slots[usize::from(code)] = i + 1;
+                        i
+                    }
+                    None => dict.text(book.text(code).as_bytes(), None),
+                };
+                match valid {
+                    None => indices.extend(run.iter().map(|&v| index(v))),
+                    Some(_) => indices.extend(
+                        run.iter()
+                            .enumerate()
+                            .filter(|&(k, _)| is(k))
+                            .map(|(_, &v)| index(v)),
+                    ),
+                }
+            }
+            (Held::Texts { dict, indices, .. }, Column::Text(t)) => {
                 let n = to - from;
                 for k in 0..n {
                     if let Some((key, len)) =
@@ -638,6 +691,15 @@ impl ChunkEncoder {
                 for k in 0..to - from {
                     if is(k) {
                         let v = t.get(from + k).ok_or_else(too_long)?;
+                        lens.push(v.len() as i64);
+                        bytes.extend_from_slice(v);
+                    }
+                }
+            }
+            (Held::DeltaLength { lens, bytes }, Column::Codes(c)) => {
+                for k in 0..to - from {
+                    if is(k) {
+                        let v = c.book.text(c.values.values[from + k]).as_bytes();
                         lens.push(v.len() as i64);
                         bytes.extend_from_slice(v);
                     }
@@ -695,7 +757,7 @@ impl ChunkEncoder {
                     rle_hybrid(&mut data, indices, width_of(dict.values.len() as u64 - 1));
                     Encoding::RLE_DICTIONARY
                 }
-                Held::Texts { dict, indices } => {
+                Held::Texts { dict, indices, .. } => {
                     stats = Stats::texts((0..dict.len()).map(|i| dict.get(i)));
                     stats.text_bytes = indices.iter().map(|&i| dict.get(i as usize).len()).sum();
                     let size = dict.bytes.len() + 4 * dict.len();
@@ -853,9 +915,14 @@ impl ChunkEncoder {
                 dict.clear();
                 indices.clear();
             }
-            Held::Texts { dict, indices } => {
+            Held::Texts {
+                dict,
+                indices,
+                codes,
+            } => {
                 dict.clear();
                 indices.clear();
+                codes.clear();
             }
             Held::Delta(values) => values.clear(),
             Held::DeltaLength { lens, bytes } => {

@@ -204,11 +204,65 @@ impl Texts {
     }
 }
 
+/// A fixed list of texts that a text column's values are drawn from,
+/// each named by its code (its place in the list): hold'em's hole-card
+/// pairs, the names of streets and hand categories. A worker stores a
+/// code ([`Typed::Code`]) where it would store the text, and the encoder
+/// finds the code's dictionary entry in a table indexed by the code (no
+/// hashing, no comparing of texts); the file holds the texts, the same
+/// bytes as when the texts are stored.
+pub(crate) struct Book {
+    /// Codes `0..len`.
+    pub(crate) len: usize,
+    /// The text of a code below `len`.
+    pub(crate) text: fn(u16) -> &'static str,
+}
+
+impl Book {
+    /// The text of `code` (the empty text past the list, which no row
+    /// writer stores).
+    #[inline]
+    pub(crate) fn text(&self, code: u16) -> &'static str {
+        if usize::from(code) < self.len {
+            (self.text)(code)
+        } else {
+            ""
+        }
+    }
+}
+
+/// A text column held as codes of one [`Book`].
+pub(super) struct Codes {
+    pub(super) values: Values<u16>,
+    pub(super) book: &'static Book,
+}
+
+impl Codes {
+    /// The column as texts (a text or another book's code arrived).
+    #[cold]
+    #[inline(never)]
+    fn to_texts(&self) -> Texts {
+        let rows = self.values.values.len();
+        let mut t = Texts::with_capacity(rows);
+        for (k, &c) in self.values.values.iter().enumerate() {
+            if self.values.valid.is_valid(k) {
+                t.append_value(self.book.text(c));
+            } else {
+                t.append_null();
+            }
+        }
+        t
+    }
+}
+
 /// One column's values.
 pub(super) enum Column {
     Int(Values<i64>),
     Float(Values<f64>),
     Text(Texts),
+    /// A text column whose values so far are all codes of one book (or
+    /// nulls).
+    Codes(Codes),
 }
 
 impl Column {
@@ -227,6 +281,7 @@ impl Column {
             Column::Int(v) => v.values.len(),
             Column::Float(v) => v.values.len(),
             Column::Text(t) => t.offsets.len() - 1,
+            Column::Codes(c) => c.values.values.len(),
         }
     }
 
@@ -237,6 +292,7 @@ impl Column {
             Column::Int(v) => v.valid.run(from, to),
             Column::Float(v) => v.valid.run(from, to),
             Column::Text(t) => t.valid.run(from, to),
+            Column::Codes(c) => c.values.valid.run(from, to),
         }
     }
 
@@ -250,6 +306,7 @@ impl Column {
                 t.end = 0;
                 t.valid.clear();
             }
+            Column::Codes(c) => c.values.clear(),
         }
     }
 
@@ -259,6 +316,54 @@ impl Column {
             Column::Int(v) => v.append_null(),
             Column::Float(v) => v.append_null(),
             Column::Text(t) => t.append_null(),
+            Column::Codes(c) => c.values.append_null(),
+        }
+    }
+
+    /// The column's texts, for a text column (its codes turned into texts
+    /// first); `None` for a column of numbers.
+    pub(super) fn texts_mut(&mut self) -> Option<&mut Texts> {
+        if matches!(self, Column::Codes(_)) {
+            self.unbook();
+        }
+        match self {
+            Column::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Makes a column of codes a column of their texts.
+    #[cold]
+    #[inline(never)]
+    fn unbook(&mut self) {
+        if let Column::Codes(c) = self {
+            *self = Column::Text(c.to_texts());
+        }
+    }
+
+    /// Readies the column for a code of `book`: an empty text column
+    /// becomes a column of `book`'s codes, a column of another book's
+    /// codes a column of texts.
+    #[inline(always)]
+    fn take_book(&mut self, book: &'static Book) {
+        match self {
+            Column::Codes(c) if std::ptr::eq(c.book, book) => {}
+            Column::Codes(_) => self.unbook(),
+            Column::Text(t) if t.offsets.len() == 1 => self.book(book),
+            _ => {}
+        }
+    }
+
+    /// Makes an empty text column a column of `book`'s codes.
+    #[cold]
+    #[inline(never)]
+    fn book(&mut self, book: &'static Book) {
+        if let Column::Text(t) = self {
+            let rows = t.offsets.capacity().saturating_sub(1);
+            *self = Column::Codes(Codes {
+                values: Values::with_capacity(rows),
+                book,
+            });
         }
     }
 
@@ -267,8 +372,27 @@ impl Column {
     /// not read as the column's type.
     #[inline(always)]
     fn append_field(&mut self, field: Typed<'_>) -> bool {
+        match field {
+            Typed::Code(_, book) => self.take_book(book),
+            Typed::Null => {}
+            _ => {
+                if matches!(self, Column::Codes(_)) {
+                    self.unbook();
+                }
+            }
+        }
         match (self, field) {
             (c, Typed::Null) => c.append_null(),
+            // The same book: `take_book` made sure.
+            (Column::Codes(c), Typed::Code(v, _)) => c.values.append_value(v),
+            // Not reached: a column of codes takes only nulls and codes
+            // once `take_book` and `unbook` have run; refused if it were.
+            (Column::Codes(_), _) => return false,
+            (Column::Text(b), Typed::Code(v, book)) => b.append_value(book.text(v)),
+            (Column::Int(b), Typed::Code(v, book)) => match book.text(v).parse() {
+                Ok(v) => b.append_value(v),
+                Err(_) => return false,
+            },
             (Column::Int(b), Typed::Int(v) | Typed::FixedInt(v, 0)) => b.append_value(v),
             (Column::Int(b), Typed::Text(t)) => match t.parse() {
                 Ok(v) => b.append_value(v),
@@ -309,6 +433,14 @@ pub(crate) enum Typed<'a> {
     FixedInt(i64, u8),
     /// Text, not empty (an empty text is [`Typed::Null`]).
     Text(&'a str),
+    /// The text of code `.0` in the book `.1` (not empty).
+    Code(u16, &'static Book),
+}
+
+impl std::fmt::Debug for Book {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a book of {} texts", self.len)
+    }
 }
 
 impl Typed<'_> {
@@ -317,6 +449,7 @@ impl Typed<'_> {
         match self {
             Typed::Null => String::new(),
             Typed::Text(t) => t.to_string(),
+            Typed::Code(c, book) => book.text(c).to_string(),
             Typed::Scaled(v, d) => {
                 let unit = 10u64.pow(u32::from(d));
                 let m = v.unsigned_abs();
