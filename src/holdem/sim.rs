@@ -1604,3 +1604,39 @@ pub fn play_hand(game: &HoldemGame, index: u64, seed: u64) -> PlayedHand {
     let mut record = game.play(index, &mut crate::rng::game_rng(seed, index), &mut scratch);
     record.hands.swap_remove(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every two cards' code reads back as their text, as the row writer
+    /// wrote it before codes (rank then suit of each card), all codes
+    /// distinct; the streets' and categories' codes as their names.
+    #[test]
+    fn codes_are_the_texts_they_stand_for() {
+        let mut seen = std::collections::HashSet::new();
+        for a in 0..52u8 {
+            for b in (0..52u8).filter(|&b| b != a) {
+                let (a, b) = (Card::from_index(a), Card::from_index(b));
+                let code = pair_code(a, b).expect("standard cards");
+                assert!(seen.insert(code));
+                let text: String = [
+                    a.rank().char(),
+                    a.suit().char(),
+                    b.rank().char(),
+                    b.suit().char(),
+                ]
+                .into_iter()
+                .collect();
+                assert_eq!(CARD_PAIRS.text(code), text);
+            }
+        }
+        assert_eq!(pair_code(Card::JOKER, Card::from_index(0)), None);
+        for (cards, name) in [(0, "preflop"), (3, "flop"), (4, "turn"), (5, "river")] {
+            assert_eq!(STREETS.text(street_code(cards)), name);
+        }
+        for c in Category::ALL {
+            assert_eq!(CATEGORIES.text(category_code(c)), c.key());
+        }
+    }
+}

@@ -1274,6 +1274,9 @@ mod tests {
             ("text real", |r| r.text("-1.5")),
             ("empty", |r| r.empty()),
             ("empties", |r| r.empties(1)),
+            ("code", |r| r.code(1, &BOOK)),
+            ("code of a number", |r| r.code(2, &BOOK)),
+            ("code past the book", |r| r.code(9, &BOOK)),
         ];
         for (kind, column) in [
             (DataType::Int64, ColumnType::Int64),
@@ -1308,6 +1311,74 @@ mod tests {
                         .map_err(|e| e.to_string())
                 };
                 assert_eq!(write(true), write(false), "{name} into {kind}");
+            }
+        }
+    }
+
+    /// A book of texts for the tests: short, long, a number.
+    static BOOK: Book = Book {
+        len: 3,
+        text: |c| ["flop", "a text of more than 8 bytes", "42"][usize::from(c)],
+    };
+    /// Another book, one of whose texts is also in [`BOOK`].
+    static OTHER: Book = Book {
+        len: 2,
+        text: |c| ["flop", "turn"][usize::from(c)],
+    };
+
+    /// Text columns written as codes give the file their texts give:
+    /// codes alone (and nulls), and codes mixed in one chunk with texts
+    /// and with another book's codes, however the chunks fall.
+    #[test]
+    fn coded_texts_are_their_texts() {
+        use super::super::row::Row;
+        let cols = vec!["outcome".to_string(), "cards_played".to_string()];
+        let (_, types) = schema("fishing", &cols);
+        for mixed in [false, true] {
+            let write_row = |row: &mut Row<'_>, i: usize, coded: bool| {
+                row.int(i);
+                let k = ((i * 7919) % 3) as u16;
+                match (i % 7, mixed) {
+                    (5, _) => row.empty(),
+                    (3, true) => row.code(k % 2, &OTHER),
+                    (4, true) => row.word(BOOK.text(k)),
+                    _ if coded => row.code(k, &BOOK),
+                    _ => row.word(BOOK.text(k)),
+                }
+                row.int(i % 11);
+            };
+            let csv = {
+                let mut w = ParquetRows::new(Vec::new(), "fishing", &cols, Vec::new()).unwrap();
+                let mut buf = Vec::new();
+                for i in 0..150_000 {
+                    let mut row = Row::new(&mut buf);
+                    write_row(&mut row, i, false);
+                    row.end();
+                }
+                w.write_csv(&buf).unwrap();
+                w.finish().unwrap().inner
+            };
+            for chunk in [1000, 8192 + 7] {
+                let mut w = ParquetRows::new(Vec::new(), "fishing", &cols, Vec::new()).unwrap();
+                let mut buf = Vec::new();
+                // One chunk's columns, reused as the runner reuses them.
+                let mut columns = RowColumns::new(&types, chunk);
+                for start in (0..150_000).step_by(chunk) {
+                    columns.clear();
+                    for i in start..(start + chunk).min(150_000) {
+                        let mut row = Row::columns(&mut buf, &mut columns);
+                        write_row(&mut row, i, true);
+                        row.end();
+                    }
+                    if !mixed {
+                        assert!(matches!(columns.columns[1], Column::Codes(_)));
+                    }
+                    w.write_columns(&columns).unwrap();
+                }
+                assert!(
+                    w.finish().unwrap().inner == csv,
+                    "chunks of {chunk} rows, mixed: {mixed}"
+                );
             }
         }
     }

@@ -678,6 +678,7 @@ mod tests {
                 Column::Int(v) => format!("{:?}", v.values),
                 Column::Float(v) => format!("{:?}", v.values),
                 Column::Text(t) => format!("{:?}", (0..rows).map(|i| t.get(i)).collect::<Vec<_>>()),
+                Column::Codes(c) => format!("{:?}", c.values.values),
             };
             out.push(format!("{values} {valid:?}"));
         }
