@@ -460,7 +460,7 @@ impl<W: Write + Send> ParquetRows<W> {
                             .ok_or_else(wrong)?
                             .iter(),
                     ),
-                    Column::Float(b) => b.extend(
+                    c @ (Column::Float(_) | Column::Scaled(_)) => c.reals_mut().ok_or_else(wrong)?.extend(
                         part.as_primitive_opt::<Float64Type>()
                             .ok_or_else(wrong)?
                             .iter(),
@@ -556,7 +556,12 @@ impl<W: Write + Send> ParquetRows<W> {
             match col {
                 _ if field.is_empty() => col.append_null(),
                 Column::Int(b) => b.append_value(text.parse().map_err(|_| bad("an integer"))?),
-                Column::Float(b) => b.append_value(text.parse().map_err(|_| bad("a number"))?),
+                c @ (Column::Float(_) | Column::Scaled(_)) => {
+                    let v = text.parse().map_err(|_| bad("a number"))?;
+                    if let Some(b) = c.reals_mut() {
+                        b.append_value(v);
+                    }
+                }
                 c @ (Column::Text(_) | Column::Codes(_)) => {
                     if let Some(b) = c.texts_mut() {
                         b.append_value(text);

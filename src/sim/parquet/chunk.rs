@@ -33,7 +33,7 @@ use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 
-use super::columns::{Book, Column};
+use super::columns::{real_of, Book, Column};
 use super::{ColumnType, ParquetError};
 
 /// The largest dictionary page (its plain bytes) a text column keeps; past
@@ -257,6 +257,21 @@ struct Slot {
     index: u32,
 }
 
+/// Asks the processor to fetch `place` into the cache, so that a read of
+/// it a few values later finds it there.
+#[inline(always)]
+fn fetch<T>(place: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: SSE is part of every x86-64 processor, and a prefetch
+        // of a valid address reads nothing back.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(place).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = place;
+}
+
 /// An open-addressing table (linear probing, at most half full) from keys
 /// to dictionary indices.
 struct Table {
@@ -285,16 +300,7 @@ impl Table {
     /// that its lookup a few values later finds it in the cache.
     #[inline]
     fn prefetch(&self, key: u64, len: u32) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot = &self.slots[self.first(key, len)];
-            // SAFETY: SSE is part of every x86-64 processor, and a
-            // prefetch of a valid address reads nothing back.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(slot).cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (key, len);
+        fetch(&self.slots[self.first(key, len)]);
     }
 
     /// The index of the entry of `key` and `len` that `same` confirms
@@ -516,6 +522,78 @@ impl CodeMap {
     }
 }
 
+/// Decimals (as whole numbers of their last decimal) within this distance
+/// of zero are looked up in a table indexed by the number: for hold'em,
+/// every equity (4 decimals, at most 10,000) and every `ev_net` (2
+/// decimals) of a stack up to 1,310 chips.
+const SCALED: i64 = 1 << 17;
+
+/// The dictionary indices of the decimals within [`SCALED`] of zero of a
+/// real column (as whole numbers of `10^-decimals`, `index + 1`, 0 for
+/// one not seen yet), indexed by the number: a decimal finds its entry
+/// with one load, and a new one is added with no hashing.
+///
+/// While the map `owns` the dictionary (every run of the row group so far
+/// was decimals of `decimals` decimals) its entries near zero are in the
+/// map only, the others in the dictionary's table. A run of reals or of
+/// other decimals first puts every entry in the table
+/// ([`ScaleMap::disown`]); from then on the table is the dictionary's
+/// index and the map a cache of it, so a real that came as a real and as
+/// a decimal, or as decimals of different scales, gets one entry.
+#[derive(Default)]
+struct ScaleMap {
+    decimals: Option<u8>,
+    owns: bool,
+    slots: Vec<u32>,
+    /// The slots set, to empty them.
+    touched: Vec<u32>,
+}
+
+impl ScaleMap {
+    /// Readies the map for a run of decimals of `d` decimals in the
+    /// dictionary `dict`.
+    fn ready(&mut self, d: u8, dict: &mut Words) {
+        if dict.values.is_empty() {
+            self.empty();
+            self.decimals = Some(d);
+            self.owns = true;
+        } else if self.decimals != Some(d) {
+            self.disown(dict);
+            self.empty();
+            self.decimals = Some(d);
+        }
+        if self.slots.is_empty() {
+            self.slots.resize(2 * SCALED as usize, 0);
+        }
+    }
+
+    /// Puts every entry of `dict` in its table, if the map owned it.
+    fn disown(&mut self, dict: &mut Words) {
+        if !self.owns {
+            return;
+        }
+        self.owns = false;
+        for (i, &bits) in dict.values.iter().enumerate() {
+            // An entry far from zero is there already.
+            let _ = dict.table.entry(bits, 0, i as u32, |_| true);
+        }
+    }
+
+    /// Empties the slots.
+    fn empty(&mut self) {
+        for &at in &self.touched {
+            self.slots[at as usize] = 0;
+        }
+        self.touched.clear();
+    }
+
+    /// For the next row group (its dictionary empty).
+    fn clear(&mut self) {
+        self.empty();
+        self.owns = false;
+    }
+}
+
 // ---------------------------------------------------------------------
 // A column chunk being encoded.
 
@@ -526,6 +604,7 @@ enum Held {
         dict: Words,
         indices: Vec<u32>,
         real: bool,
+        scales: ScaleMap,
     },
     Texts {
         dict: Texts,
@@ -574,6 +653,7 @@ impl ChunkEncoder {
                 dict: Words::new(kind == ColumnType::Int64),
                 indices: Vec::new(),
                 real: kind == ColumnType::Float64,
+                scales: ScaleMap::default(),
             },
         };
         ChunkEncoder {
@@ -631,7 +711,61 @@ impl ChunkEncoder {
                     ),
                 }
             }
-            (Held::Words { dict, indices, .. }, Column::Float(c)) if dict.direct.is_empty() => {
+            (
+                Held::Words {
+                    dict,
+                    indices,
+                    scales,
+                    ..
+                },
+                Column::Scaled(c),
+            ) if dict.direct.is_empty() => {
+                let d = c.decimals;
+                scales.ready(d, dict);
+                let owns = scales.owns;
+                let (slots, touched) = (&mut scales.slots, &mut scales.touched);
+                let run = &c.values.values[from..to];
+                // The slot of a decimal near zero, or else the table's.
+                let slot = |v: i64| v.wrapping_add(SCALED) as u64 as usize;
+                for (k, &v) in run.iter().enumerate() {
+                    if let Some(&ahead) = run.get(k + AHEAD) {
+                        match slots.get(slot(ahead)) {
+                            Some(s) => fetch(s),
+                            None => dict.table.prefetch(real_of(ahead, d).to_bits(), 0),
+                        }
+                    }
+                    if !is(k) {
+                        continue;
+                    }
+                    let i = match slots.get_mut(slot(v)) {
+                        Some(s) if *s > 0 => *s - 1,
+                        Some(s) => {
+                            let bits = real_of(v, d).to_bits();
+                            let i = if owns {
+                                dict.values.push(bits);
+                                dict.values.len() as u32 - 1
+                            } else {
+                                dict.word(bits)
+                            };
+                            *s = i + 1;
+                            touched.push(slot(v) as u32);
+                            i
+                        }
+                        None => dict.word(real_of(v, d).to_bits()),
+                    };
+                    indices.push(i);
+                }
+            }
+            (
+                Held::Words {
+                    dict,
+                    indices,
+                    scales,
+                    ..
+                },
+                Column::Float(c),
+            ) if dict.direct.is_empty() => {
+                scales.disown(dict);
                 let run = &c.values[from..to];
                 for (k, &v) in run.iter().enumerate() {
                     if let Some(ahead) = run.get(k + AHEAD) {
@@ -742,6 +876,7 @@ impl ChunkEncoder {
                     dict,
                     indices,
                     real,
+                    ..
                 } => {
                     let mut page = Vec::with_capacity(dict.values.len() * 8);
                     for &v in &dict.values {
@@ -911,9 +1046,15 @@ impl ChunkEncoder {
         self.nulls = 0;
         self.valid.clear();
         match &mut self.held {
-            Held::Words { dict, indices, .. } => {
+            Held::Words {
+                dict,
+                indices,
+                scales,
+                ..
+            } => {
                 dict.clear();
                 indices.clear();
+                scales.clear();
             }
             Held::Texts {
                 dict,

@@ -94,6 +94,31 @@ impl<T: Copy + Default> Values<T> {
         self.values.clear();
         self.valid.clear();
     }
+
+    /// Whether every value held is a null (none held: true).
+    fn all_null(&self) -> bool {
+        self.valid.nulls == self.values.len()
+    }
+
+    /// The same rows as values of another type: `f` of each value, the
+    /// default for each null.
+    fn map<U: Copy + Default>(&self, f: impl Fn(T) -> U) -> Values<U> {
+        let mut values = Vec::with_capacity(self.values.capacity());
+        values.extend(self.values.iter().enumerate().map(|(k, &v)| {
+            if self.valid.is_valid(k) {
+                f(v)
+            } else {
+                U::default()
+            }
+        }));
+        Values {
+            values,
+            valid: Validity {
+                flags: self.valid.flags.clone(),
+                nulls: self.valid.nulls,
+            },
+        }
+    }
 }
 
 /// Room kept past a text column's last byte: a short text is stored
@@ -255,6 +280,39 @@ impl Codes {
     }
 }
 
+/// The real `v / 10^d`: both exact (`|v| < 2^53`, `d` at most 9), so the
+/// quotient is the double nearest the decimal, as parsing its text gives.
+/// How every scaled value becomes its real, in a worker or in the encoder.
+#[inline(always)]
+pub(super) fn real_of(v: i64, d: u8) -> f64 {
+    v as f64 / 10u64.pow(u32::from(d)) as f64
+}
+
+/// A field that is a decimal of at most 9 decimals, as a whole number of
+/// `10^-d` below 2^53 in magnitude, and `d`: what a [`Scaled`] column
+/// holds exactly.
+#[inline(always)]
+fn scaled_of(field: Typed<'_>) -> Option<(i64, u8)> {
+    match field {
+        Typed::Scaled(v, d) if d <= 9 && v.unsigned_abs() < 1 << 53 => Some((v, d)),
+        Typed::FixedInt(v, d) if d <= 9 => v
+            .checked_mul(10i64.pow(u32::from(d)))
+            .filter(|s| s.unsigned_abs() < 1 << 53)
+            .map(|s| (s, d)),
+        _ => None,
+    }
+}
+
+/// A real column whose values so far are all decimals of `decimals`
+/// decimals (or nulls), held as whole numbers of `10^-decimals`: hold'em's
+/// equities and `ev_net`. A worker stores the number as it has it (no
+/// division), and the encoder finds a small one's dictionary entry in a
+/// table indexed by it, making its real ([`real_of`]) only for a new entry.
+pub(super) struct Scaled {
+    pub(super) values: Values<i64>,
+    pub(super) decimals: u8,
+}
+
 /// One column's values.
 pub(super) enum Column {
     Int(Values<i64>),
@@ -263,6 +321,8 @@ pub(super) enum Column {
     /// A text column whose values so far are all codes of one book (or
     /// nulls).
     Codes(Codes),
+    /// A real column of decimals (see [`Scaled`]).
+    Scaled(Scaled),
 }
 
 impl Column {
@@ -282,6 +342,7 @@ impl Column {
             Column::Float(v) => v.values.len(),
             Column::Text(t) => t.offsets.len() - 1,
             Column::Codes(c) => c.values.values.len(),
+            Column::Scaled(c) => c.values.values.len(),
         }
     }
 
@@ -293,6 +354,7 @@ impl Column {
             Column::Float(v) => v.valid.run(from, to),
             Column::Text(t) => t.valid.run(from, to),
             Column::Codes(c) => c.values.valid.run(from, to),
+            Column::Scaled(c) => c.values.valid.run(from, to),
         }
     }
 
@@ -307,6 +369,7 @@ impl Column {
                 t.valid.clear();
             }
             Column::Codes(c) => c.values.clear(),
+            Column::Scaled(c) => c.values.clear(),
         }
     }
 
@@ -317,6 +380,55 @@ impl Column {
             Column::Float(v) => v.append_null(),
             Column::Text(t) => t.append_null(),
             Column::Codes(c) => c.values.append_null(),
+            Column::Scaled(c) => c.values.append_null(),
+        }
+    }
+
+    /// The column's reals, for a real column (its decimals turned into
+    /// reals first); `None` for another type.
+    pub(super) fn reals_mut(&mut self) -> Option<&mut Values<f64>> {
+        if matches!(self, Column::Scaled(_)) {
+            self.unscale();
+        }
+        match self {
+            Column::Float(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Makes a column of decimals a column of their reals.
+    #[cold]
+    #[inline(never)]
+    fn unscale(&mut self) {
+        if let Column::Scaled(c) = self {
+            let d = c.decimals;
+            *self = Column::Float(c.values.map(|v| real_of(v, d)));
+        }
+    }
+
+    /// Readies the column for a decimal of `d` decimals (any field
+    /// `scaled_of` takes): a real column of nulls only becomes a column of
+    /// such decimals, a column of other decimals a column of reals.
+    #[inline(always)]
+    fn take_scale(&mut self, d: u8) {
+        match self {
+            Column::Scaled(c) if c.decimals == d => {}
+            Column::Scaled(_) => self.unscale(),
+            Column::Float(v) if v.all_null() => self.scale(d),
+            _ => {}
+        }
+    }
+
+    /// Makes a real column of nulls only a column of decimals of `d`
+    /// decimals.
+    #[cold]
+    #[inline(never)]
+    fn scale(&mut self, d: u8) {
+        if let Column::Float(v) = self {
+            *self = Column::Scaled(Scaled {
+                values: v.map(|_| 0),
+                decimals: d,
+            });
         }
     }
 
@@ -341,29 +453,29 @@ impl Column {
         }
     }
 
-    /// Readies the column for a code of `book`: an empty text column
-    /// becomes a column of `book`'s codes, a column of another book's
+    /// Readies the column for a code of `book`: a text column of nulls
+    /// only becomes a column of `book`'s codes, a column of another book's
     /// codes a column of texts.
     #[inline(always)]
     fn take_book(&mut self, book: &'static Book) {
         match self {
             Column::Codes(c) if std::ptr::eq(c.book, book) => {}
             Column::Codes(_) => self.unbook(),
-            Column::Text(t) if t.offsets.len() == 1 => self.book(book),
+            Column::Text(t) if t.valid.nulls == t.offsets.len() - 1 => self.book(book),
             _ => {}
         }
     }
 
-    /// Makes an empty text column a column of `book`'s codes.
+    /// Makes a text column of nulls only a column of `book`'s codes.
     #[cold]
     #[inline(never)]
     fn book(&mut self, book: &'static Book) {
         if let Column::Text(t) = self {
-            let rows = t.offsets.capacity().saturating_sub(1);
-            *self = Column::Codes(Codes {
-                values: Values::with_capacity(rows),
-                book,
-            });
+            let mut values = Values::with_capacity(t.offsets.capacity().saturating_sub(1));
+            for _ in 1..t.offsets.len() {
+                values.append_null();
+            }
+            *self = Column::Codes(Codes { values, book });
         }
     }
 
@@ -372,22 +484,31 @@ impl Column {
     /// not read as the column's type.
     #[inline(always)]
     fn append_field(&mut self, field: Typed<'_>) -> bool {
-        match field {
-            Typed::Code(_, book) => self.take_book(book),
-            Typed::Null => {}
-            _ => {
-                if matches!(self, Column::Codes(_)) {
-                    self.unbook();
-                }
+        let scaled = scaled_of(field);
+        match (field, scaled) {
+            (Typed::Code(_, book), _) => self.take_book(book),
+            (Typed::Null, _) => {}
+            (_, Some((_, d))) if matches!(self, Column::Float(_) | Column::Scaled(_)) => {
+                self.take_scale(d)
             }
+            _ => match self {
+                Column::Codes(_) => self.unbook(),
+                Column::Scaled(_) => self.unscale(),
+                _ => {}
+            },
         }
         match (self, field) {
             (c, Typed::Null) => c.append_null(),
             // The same book: `take_book` made sure.
             (Column::Codes(c), Typed::Code(v, _)) => c.values.append_value(v),
-            // Not reached: a column of codes takes only nulls and codes
-            // once `take_book` and `unbook` have run; refused if it were.
-            (Column::Codes(_), _) => return false,
+            // The same decimals: `take_scale` made sure.
+            (Column::Scaled(c), _) if scaled.is_some() => {
+                c.values.append_value(scaled.map_or(0, |(v, _)| v))
+            }
+            // Not reached: a column of codes (decimals) takes only nulls
+            // and codes (decimals) once the steps above have run; refused
+            // if it were.
+            (Column::Codes(_) | Column::Scaled(_), _) => return false,
             (Column::Text(b), Typed::Code(v, book)) => b.append_value(book.text(v)),
             (Column::Int(b), Typed::Code(v, book)) => match book.text(v).parse() {
                 Ok(v) => b.append_value(v),
@@ -400,9 +521,7 @@ impl Column {
             },
             (Column::Int(_), Typed::Scaled(..) | Typed::FixedInt(..)) => return false,
             (Column::Float(b), Typed::Scaled(v, d)) if v.unsigned_abs() < 1 << 53 => {
-                // Both exact, so the quotient is the double nearest the
-                // decimal, as parsing its text gives.
-                b.append_value(v as f64 / 10u64.pow(u32::from(d)) as f64)
+                b.append_value(real_of(v, d))
             }
             (Column::Float(b), Typed::Int(v) | Typed::FixedInt(v, _)) => b.append_value(v as f64),
             (Column::Float(b), Typed::Text(t)) => match t.parse() {
@@ -679,6 +798,7 @@ mod tests {
                 Column::Float(v) => format!("{:?}", v.values),
                 Column::Text(t) => format!("{:?}", (0..rows).map(|i| t.get(i)).collect::<Vec<_>>()),
                 Column::Codes(c) => format!("{:?}", c.values.values),
+                Column::Scaled(c) => format!("{:?}", c.values.values),
             };
             out.push(format!("{values} {valid:?}"));
         }
