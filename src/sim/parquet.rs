@@ -460,11 +460,13 @@ impl<W: Write + Send> ParquetRows<W> {
                             .ok_or_else(wrong)?
                             .iter(),
                     ),
-                    c @ (Column::Float(_) | Column::Scaled(_)) => c.reals_mut().ok_or_else(wrong)?.extend(
-                        part.as_primitive_opt::<Float64Type>()
-                            .ok_or_else(wrong)?
-                            .iter(),
-                    ),
+                    c @ (Column::Float(_) | Column::Scaled(_)) => {
+                        c.reals_mut().ok_or_else(wrong)?.extend(
+                            part.as_primitive_opt::<Float64Type>()
+                                .ok_or_else(wrong)?
+                                .iter(),
+                        )
+                    }
                     c @ (Column::Text(_) | Column::Codes(_)) => {
                         let b = c.texts_mut().ok_or_else(wrong)?;
                         for v in part.as_string_opt::<i32>().ok_or_else(wrong)?.iter() {
@@ -1343,10 +1345,15 @@ mod tests {
             let write_row = |row: &mut Row<'_>, i: usize, coded: bool| {
                 row.int(i);
                 let k = ((i * 7919) % 3) as u16;
-                match (i % 7, mixed) {
+                // Mixed: stretches of 2,500 rows of codes, of texts (some
+                // of them codes), of another book's codes.
+                let phase = if mixed { i / 2_500 % 3 } else { 0 };
+                match (i % 7, phase) {
                     (5, _) => row.empty(),
-                    (3, true) => row.code(k % 2, &OTHER),
-                    (4, true) => row.word(BOOK.text(k)),
+                    (3, 1) if coded => row.code(k, &BOOK),
+                    (_, 1) => row.word(BOOK.text(k)),
+                    (_, 2) if coded => row.code(k % 2, &OTHER),
+                    (_, 2) => row.word(OTHER.text(k % 2)),
                     _ if coded => row.code(k, &BOOK),
                     _ => row.word(BOOK.text(k)),
                 }
@@ -1377,6 +1384,88 @@ mod tests {
                     }
                     if !mixed {
                         assert!(matches!(columns.columns[1], Column::Codes(_)));
+                    }
+                    w.write_columns(&columns).unwrap();
+                }
+                assert!(
+                    w.finish().unwrap().inner == csv,
+                    "chunks of {chunk} rows, mixed: {mixed}"
+                );
+            }
+        }
+    }
+
+    /// Real columns written as decimals give the file their reals give:
+    /// decimals alone (near zero and far from it, and nulls, which start
+    /// a chunk), and decimals mixed in one chunk or row group with reals,
+    /// integers, texts and decimals of another scale, however the chunks
+    /// fall.
+    #[test]
+    fn decimal_reals_are_their_reals() {
+        use super::super::row::Row;
+        let schema: SchemaRef = Arc::new(Schema::new(vec![
+            Field::new("game", DataType::Int64, true),
+            Field::new("x", DataType::Float64, true),
+            Field::new("y", DataType::Float64, true),
+        ]));
+        for mixed in [false, true] {
+            let write_row = |row: &mut Row<'_>, i: usize| {
+                row.int(i);
+                let r = (i * 7919 % 100_003) as i64;
+                // Near zero mostly, every seventh far from it.
+                let v = if i % 7 == 2 {
+                    r * 1_000 - 50_000_000
+                } else {
+                    r % 3_000 - 1_500
+                };
+                // Mixed: stretches of 2,500 rows of 2 decimals, of the
+                // same reals with 4 decimals, of reals mixed with texts,
+                // integers and a whole number too large for a decimal.
+                let phase = if mixed { i / 2_500 % 3 } else { 0 };
+                match (i % 11, phase) {
+                    (0..=2, _) => row.empty(),
+                    (6, 1) => row.fixed_int(v / 100, 4),
+                    (_, 1) => row.fixed(v as f64 / 100.0, 4),
+                    (4, 2) => row.real(v as f64 / 100.0, 2),
+                    (5, 2) => row.int(v / 100),
+                    (6, 2) if i.is_multiple_of(5) => row.fixed_int(i64::MAX / 3, 2),
+                    (6 | 7, _) => row.fixed_int(v / 100, 2),
+                    _ => row.fixed(v as f64 / 100.0, 2),
+                }
+                // Nulls for whole chunks (as a seat's equity may be).
+                if (i / 3000).is_multiple_of(2) {
+                    row.empty();
+                } else {
+                    row.fixed((i % 10_001) as f64 / 1e4, 4);
+                }
+            };
+            let csv = {
+                let mut w =
+                    ParquetRows::with_schema(Vec::new(), schema.clone(), Vec::new()).unwrap();
+                let mut buf = Vec::new();
+                for i in 0..150_000 {
+                    let mut row = Row::new(&mut buf);
+                    write_row(&mut row, i);
+                    row.end();
+                }
+                w.write_csv(&buf).unwrap();
+                w.finish().unwrap().inner
+            };
+            let types = [ColumnType::Int64, ColumnType::Float64, ColumnType::Float64];
+            for chunk in [1000, 8192 + 7] {
+                let mut w =
+                    ParquetRows::with_schema(Vec::new(), schema.clone(), Vec::new()).unwrap();
+                let mut buf = Vec::new();
+                let mut columns = RowColumns::new(&types, chunk);
+                for start in (0..150_000).step_by(chunk) {
+                    columns.clear();
+                    for i in start..(start + chunk).min(150_000) {
+                        let mut row = Row::columns(&mut buf, &mut columns);
+                        write_row(&mut row, i);
+                        row.end();
+                    }
+                    if !mixed {
+                        assert!(matches!(columns.columns[1], Column::Scaled(_)));
                     }
                     w.write_columns(&columns).unwrap();
                 }

@@ -487,6 +487,31 @@ impl Texts {
         })
     }
 
+    /// Adds text `t` (not in the dictionary) without indexing it in the
+    /// table: its index.
+    fn push(&mut self, t: &[u8]) -> u32 {
+        self.bytes.extend_from_slice(t);
+        self.ends.push(self.bytes.len());
+        self.len() as u32 - 1
+    }
+
+    /// Indexes in the table every entry [`Texts::push`] added.
+    fn index_all(&mut self) {
+        let (bytes, ends) = (&self.bytes, &self.ends);
+        for i in 0..ends.len() - 1 {
+            let t = &bytes[ends[i]..ends[i + 1]];
+            let len = u32::try_from(t.len()).unwrap_or(u32::MAX);
+            let key = if t.len() <= 8 {
+                short_key(t)
+            } else {
+                hash_bytes(t)
+            };
+            let _ = self.table.entry(key, len, i as u32, |j| {
+                &bytes[ends[j as usize]..ends[j as usize + 1]] == t
+            });
+        }
+    }
+
     fn clear(&mut self) {
         self.table.clear();
         self.bytes.clear();
@@ -496,29 +521,49 @@ impl Texts {
 
 /// The dictionary indices of one [`Book`]'s codes in a text dictionary
 /// (`index + 1`, 0 for a code not seen yet), indexed by the code: a code
-/// finds its entry with one load. An entry is added to the dictionary
-/// through [`Texts::text`], so a text stored as text and as a code gets
-/// one entry.
+/// finds its entry with one load, and a new one is added with no hashing.
+///
+/// While the map `owns` the dictionary (every run of the row group so far
+/// was codes of `book`) its entries are in the map only. A run of texts or
+/// of another book's codes first indexes every entry in the dictionary's
+/// table ([`Texts::index_all`]); from then on the table is the
+/// dictionary's index and the map a cache of it, so a text stored as text
+/// and as a code gets one entry.
 #[derive(Default)]
 struct CodeMap {
     book: Option<&'static Book>,
+    owns: bool,
     slots: Vec<u32>,
 }
 
 impl CodeMap {
-    /// The slots for `book` (emptied when they were another book's).
-    #[inline]
-    fn slots(&mut self, book: &'static Book) -> &mut [u32] {
-        if !self.book.is_some_and(|b| std::ptr::eq(b, book)) {
+    /// Readies the map for a run of `book`'s codes in `dict`.
+    fn ready(&mut self, book: &'static Book, dict: &mut Texts) {
+        let same = self.book.is_some_and(|b| std::ptr::eq(b, book));
+        if dict.len() == 0 {
+            self.owns = true;
+        } else if !same {
+            self.disown(dict);
+        }
+        if !same || dict.len() == 0 {
             self.book = Some(book);
             self.slots.clear();
             self.slots.resize(book.len, 0);
         }
-        &mut self.slots
     }
 
+    /// Indexes every entry of `dict` in its table, if the map owned it.
+    fn disown(&mut self, dict: &mut Texts) {
+        if self.owns {
+            self.owns = false;
+            dict.index_all();
+        }
+    }
+
+    /// For the next row group (its dictionary empty).
     fn clear(&mut self) {
         self.slots.fill(0);
+        self.owns = false;
     }
 }
 
@@ -614,10 +659,7 @@ enum Held {
     /// `DELTA_BINARY_PACKED` integers.
     Delta(Vec<i64>),
     /// `DELTA_LENGTH_BYTE_ARRAY` texts: their lengths and bytes.
-    DeltaLength {
-        lens: Vec<i64>,
-        bytes: Vec<u8>,
-    },
+    DeltaLength { lens: Vec<i64>, bytes: Vec<u8> },
 }
 
 /// One column of the row group being written.
@@ -783,15 +825,28 @@ impl ChunkEncoder {
                     .filter(|&(k, _)| is(k))
                     .map(|(_, &v)| v),
             ),
-            (Held::Texts { dict, indices, codes }, Column::Codes(c)) => {
+            (
+                Held::Texts {
+                    dict,
+                    indices,
+                    codes,
+                },
+                Column::Codes(c),
+            ) => {
                 let book = c.book;
-                let slots = codes.slots(book);
+                codes.ready(book, dict);
+                let (slots, owns) = (&mut codes.slots, codes.owns);
                 let run = &c.values.values[from..to];
-                let mut index = |code: u16| match slots.get(usize::from(code)) {
-                    Some(&s) if s > 0 => s - 1,
-                    Some(_) => {
-                        let i = dict.text(book.text(code).as_bytes(), None);
-                        slots[usize::from(code)] = i + 1;
+                let mut index = |code: u16| match slots.get_mut(usize::from(code)) {
+                    Some(s) if *s > 0 => *s - 1,
+                    Some(s) => {
+                        let t = book.text(code).as_bytes();
+                        let i = if owns {
+                            dict.push(t)
+                        } else {
+                            dict.text(t, None)
+                        };
+                        *s = i + 1;
                         i
                     }
                     None => dict.text(book.text(code).as_bytes(), None),
@@ -806,7 +861,15 @@ impl ChunkEncoder {
                     ),
                 }
             }
-            (Held::Texts { dict, indices, .. }, Column::Text(t)) => {
+            (
+                Held::Texts {
+                    dict,
+                    indices,
+                    codes,
+                },
+                Column::Text(t),
+            ) => {
+                codes.disown(dict);
                 let n = to - from;
                 for k in 0..n {
                     if let Some((key, len)) =
