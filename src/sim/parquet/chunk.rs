@@ -608,7 +608,8 @@ impl ScaleMap {
             self.decimals = Some(d);
         }
         if self.slots.is_empty() {
-            self.slots.resize(2 * SCALED as usize, 0);
+            // Zeroed pages: only the parts in use take memory.
+            self.slots = vec![0; 2 * SCALED as usize];
         }
     }
 
