@@ -355,7 +355,7 @@ pub fn equity_vs_random(
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DealOutcomes {
     pub deals: u32,
-    /// Deals won alone.
+    /// Deals won alone (counted against one opponent only; 0 otherwise).
     pub wins: u32,
     /// Deals shared with one or more opponents.
     pub splits: u32,
@@ -415,12 +415,14 @@ pub fn deal_outcomes(
         }
         if best {
             out.won += 1.0 / f64::from(ties);
-            if ties == 1 {
-                out.wins += 1;
-            } else {
-                out.splits += 1;
-            }
+            out.splits += u32::from(ties > 1);
         }
+    }
+    // Heads-up a split deal is worth exactly a half, so the deals won
+    // alone are the shares less half the splits (counted so, not in the
+    // loop: `tag` plays this loop at every decision).
+    if opponents == 1 {
+        out.wins = (out.won - f64::from(out.splits) / 2.0) as u32;
     }
     out
 }

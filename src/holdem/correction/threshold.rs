@@ -60,17 +60,25 @@ pub fn tag_chances(
     // As `tag` computes it: the shares won (k halves, exact) over the
     // deals.
     let plan = |k: usize| tag_postflop(view, legal, params, (k as f64 / 2.0) / f64::from(n));
-    let mut pairs: Vec<(Action, f64)> = Vec::with_capacity(4);
-    for (lo, hi, plan) in plan_segments(chances.len() - 1, plan) {
+    // At most 2 actions a plan and 3 plans (fold, call, raise; or check,
+    // its draw, bet), of 4 different actions.
+    let mut pairs = [(Action::Check, 0.0); 6];
+    let mut len = 0;
+    plan_segments(chances.len() - 1, plan, |lo, hi, plan| {
         let chance: f64 = chances[lo..=hi].iter().sum();
         for (action, p) in plan.choices() {
-            match pairs.iter_mut().find(|(a, _)| *a == action) {
-                Some((_, q)) => *q += chance * p,
-                None => pairs.push((action, chance * p)),
+            match pairs[..len].iter().position(|(a, _)| *a == action) {
+                Some(i) => pairs[i].1 += chance * p,
+                None => {
+                    // At most 4 different actions: never full.
+                    pairs[len] = (action, chance * p);
+                    len += 1;
+                }
             }
         }
-    }
-    Mix::of_actions(&pairs)
+    });
+    let pairs = &pairs[..len];
+    Mix::of_actions(pairs)
 }
 
 /// `deals` more deals of the kind `tag` plays heads-up
@@ -126,36 +134,46 @@ pub fn fresh_deals(hole: [Card; 2], board: &[Card], deals: u32, rng: &mut GameRn
 /// found by halving: `tag`'s plan is a step function of its estimate
 /// (fold, call, raise as it grows; or check or its draw, then bet), no
 /// plan coming back once left, so a stretch whose two ends agree is one
-/// plan throughout. About 20 questions instead of 129.
+/// plan throughout. About 20 questions instead of 129. Each stretch is
+/// given to `each` once, left to right (one plan may come in several).
 fn plan_segments<P: PartialEq + Copy>(
     last: usize,
     plan: impl Fn(usize) -> P,
-) -> Vec<(usize, usize, P)> {
-    let mut out: Vec<(usize, usize, P)> = Vec::with_capacity(3);
-    // Stretches `lo..=hi` of one plan, left to right; a stretch may start
-    // at the last one's end (halves share their middle point), which then
-    // has that plan already.
-    let mut emit = |lo: usize, hi: usize, p: P| match out.last_mut() {
-        Some((_, end, q)) if *q == p => *end = hi,
-        Some(&mut (_, end, _)) => out.push((lo.max(end + 1), hi, p)),
-        None => out.push((lo, hi, p)),
-    };
-    // Stretches still to split, with their ends' plans, leftmost on top.
-    let mut todo = vec![(0, plan(0), last, plan(last))];
-    while let Some((lo, p_lo, hi, p_hi)) = todo.pop() {
-        if p_lo == p_hi {
-            emit(lo, hi, p_lo);
-        } else if hi <= lo + 1 {
-            emit(lo, lo, p_lo);
-            emit(hi, hi, p_hi);
-        } else {
-            let mid = lo + (hi - lo) / 2;
-            let p_mid = plan(mid);
-            todo.push((mid, p_mid, hi, p_hi));
-            todo.push((lo, p_lo, mid, p_mid));
+    mut each: impl FnMut(usize, usize, P),
+) {
+    // Halves share their middle point: a stretch is given from the first
+    // point not given yet.
+    let mut next = 0;
+    let mut emit = |lo: usize, hi: usize, p: P| {
+        if hi >= next {
+            each(lo.max(next), hi, p);
+            next = hi + 1;
         }
+    };
+    split(0, plan(0), last, plan(last), &plan, &mut emit);
+}
+
+/// Gives `lo..=hi` whole if its ends' plans agree, else its halves (at
+/// most 8 deep for 129 points).
+fn split<P: PartialEq + Copy>(
+    lo: usize,
+    p_lo: P,
+    hi: usize,
+    p_hi: P,
+    plan: &impl Fn(usize) -> P,
+    emit: &mut impl FnMut(usize, usize, P),
+) {
+    if p_lo == p_hi {
+        emit(lo, hi, p_lo);
+    } else if hi <= lo + 1 {
+        emit(lo, lo, p_lo);
+        emit(hi, hi, p_hi);
+    } else {
+        let mid = lo + (hi - lo) / 2;
+        let p_mid = plan(mid);
+        split(lo, p_lo, mid, p_mid, plan, emit);
+        split(mid, p_mid, hi, p_hi, plan, emit);
     }
-    out
 }
 
 /// Deals by outcome, heads-up.
