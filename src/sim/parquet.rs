@@ -1333,6 +1333,51 @@ mod tests {
         text: |c| ["flop", "turn"][usize::from(c)],
     };
 
+    /// Writes 150,000 rows by `write_row` (told whether the writer takes
+    /// typed columns) once as CSV text and once as typed column chunks of
+    /// 1,000 and 8,199 rows, each through a writer `new` makes, and checks
+    /// that the files are equal; `check` sees each chunk's columns.
+    fn chunked_rows_give_the_text_file<W: Fn(&mut super::super::row::Row<'_>, usize, bool)>(
+        new: impl Fn() -> ParquetRows<Vec<u8>>,
+        types: &[ColumnType],
+        write_row: W,
+        check: impl Fn(&RowColumns),
+        what: &str,
+    ) {
+        use super::super::row::Row;
+        let csv = {
+            let mut w = new();
+            let mut buf = Vec::new();
+            for i in 0..150_000 {
+                let mut row = Row::new(&mut buf);
+                write_row(&mut row, i, false);
+                row.end();
+            }
+            w.write_csv(&buf).unwrap();
+            w.finish().unwrap().inner
+        };
+        for chunk in [1000, 8192 + 7] {
+            let mut w = new();
+            let mut buf = Vec::new();
+            // One chunk's columns, reused as the runner reuses them.
+            let mut columns = RowColumns::new(types, chunk);
+            for start in (0..150_000).step_by(chunk) {
+                columns.clear();
+                for i in start..(start + chunk).min(150_000) {
+                    let mut row = Row::columns(&mut buf, &mut columns);
+                    write_row(&mut row, i, true);
+                    row.end();
+                }
+                check(&columns);
+                w.write_columns(&columns).unwrap();
+            }
+            assert!(
+                w.finish().unwrap().inner == csv,
+                "chunks of {chunk} rows, {what}"
+            );
+        }
+    }
+
     /// Text columns written as codes give the file their texts give:
     /// codes alone (and nulls), and codes mixed in one chunk with texts
     /// and with another book's codes, however the chunks fall.
@@ -1359,39 +1404,17 @@ mod tests {
                 }
                 row.int(i % 11);
             };
-            let csv = {
-                let mut w = ParquetRows::new(Vec::new(), "fishing", &cols, Vec::new()).unwrap();
-                let mut buf = Vec::new();
-                for i in 0..150_000 {
-                    let mut row = Row::new(&mut buf);
-                    write_row(&mut row, i, false);
-                    row.end();
-                }
-                w.write_csv(&buf).unwrap();
-                w.finish().unwrap().inner
-            };
-            for chunk in [1000, 8192 + 7] {
-                let mut w = ParquetRows::new(Vec::new(), "fishing", &cols, Vec::new()).unwrap();
-                let mut buf = Vec::new();
-                // One chunk's columns, reused as the runner reuses them.
-                let mut columns = RowColumns::new(&types, chunk);
-                for start in (0..150_000).step_by(chunk) {
-                    columns.clear();
-                    for i in start..(start + chunk).min(150_000) {
-                        let mut row = Row::columns(&mut buf, &mut columns);
-                        write_row(&mut row, i, true);
-                        row.end();
-                    }
+            chunked_rows_give_the_text_file(
+                || ParquetRows::new(Vec::new(), "fishing", &cols, Vec::new()).unwrap(),
+                &types,
+                write_row,
+                |columns| {
                     if !mixed {
                         assert!(matches!(columns.columns[1], Column::Codes(_)));
                     }
-                    w.write_columns(&columns).unwrap();
-                }
-                assert!(
-                    w.finish().unwrap().inner == csv,
-                    "chunks of {chunk} rows, mixed: {mixed}"
-                );
-            }
+                },
+                &format!("mixed: {mixed}"),
+            );
         }
     }
 
@@ -1439,41 +1462,18 @@ mod tests {
                     row.fixed((i % 10_001) as f64 / 1e4, 4);
                 }
             };
-            let csv = {
-                let mut w =
-                    ParquetRows::with_schema(Vec::new(), schema.clone(), Vec::new()).unwrap();
-                let mut buf = Vec::new();
-                for i in 0..150_000 {
-                    let mut row = Row::new(&mut buf);
-                    write_row(&mut row, i);
-                    row.end();
-                }
-                w.write_csv(&buf).unwrap();
-                w.finish().unwrap().inner
-            };
             let types = [ColumnType::Int64, ColumnType::Float64, ColumnType::Float64];
-            for chunk in [1000, 8192 + 7] {
-                let mut w =
-                    ParquetRows::with_schema(Vec::new(), schema.clone(), Vec::new()).unwrap();
-                let mut buf = Vec::new();
-                let mut columns = RowColumns::new(&types, chunk);
-                for start in (0..150_000).step_by(chunk) {
-                    columns.clear();
-                    for i in start..(start + chunk).min(150_000) {
-                        let mut row = Row::columns(&mut buf, &mut columns);
-                        write_row(&mut row, i);
-                        row.end();
-                    }
+            chunked_rows_give_the_text_file(
+                || ParquetRows::with_schema(Vec::new(), schema.clone(), Vec::new()).unwrap(),
+                &types,
+                |row: &mut Row<'_>, i: usize, _typed: bool| write_row(row, i),
+                |columns| {
                     if !mixed {
                         assert!(matches!(columns.columns[1], Column::Scaled(_)));
                     }
-                    w.write_columns(&columns).unwrap();
-                }
-                assert!(
-                    w.finish().unwrap().inner == csv,
-                    "chunks of {chunk} rows, mixed: {mixed}"
-                );
-            }
+                },
+                &format!("mixed: {mixed}"),
+            );
         }
     }
 
