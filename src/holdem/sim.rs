@@ -40,16 +40,15 @@ use super::agents::{AgentKind, AgentSpec, AgentView, Drawn, External, Mix, Reply
 use super::correction::baseline::{Baseline, Features, Fit};
 use super::correction::chance::{chance_of_deals, deals};
 use super::correction::strength::{
-    key as strength_key, observations, strength_features, StrengthFeatures, Tendencies,
-    TendencyCounts,
+    observations, strength_features, StrengthFeatures, Tendencies, TendencyCounts,
 };
 use super::correction::threshold::{fresh_deals, tag_chances, FRESH_DEALS};
 use super::correction::{action_correction, ChanceCorrection, Policy};
 use super::equity::allin::{all_in_equity, AllInEquity, MAX_SEATS};
-use super::eval::{category, Category, Hand};
+use super::eval::{category, Category};
 use super::phh;
 use super::table::pots::{build_pots, OddChips};
-use super::table::{Betting, Buffers, Config, HandState, Seat, ShortBigBlind, Street, View};
+use super::table::{Betting, Buffers, Config, HandState, Seat, ShortBigBlind, View};
 use super::variant::Game as Variant;
 use crate::cards::Card;
 use crate::rng::{substream, GameRng};
@@ -597,19 +596,11 @@ impl HoldemGame {
                     // which chances, for the action correction; `tag`'s
                     // heads-up equity decisions get estimated chances.
                     if self.estimates.corrections {
-                        let mix = match (drawn.equity, spec.tag_params()) {
-                            (Some(own), Some(params))
-                                if view.live() == 2
-                                    && self.bets_uncertain(&view, scratch.label_of[at]) =>
-                            {
-                                let rng = threshold_rng
-                                    .get_or_insert_with(|| substream(key, THRESHOLD_SALT));
-                                let fresh =
-                                    fresh_deals(view.hole(), view.board(), FRESH_DEALS, rng);
-                                tag_chances(&view, &view.legal(), params, own, fresh)
-                            }
-                            _ => drawn.mix,
-                        };
+                        let label = scratch.label_of[at];
+                        let estimated = || substream(key, THRESHOLD_SALT);
+                        let mix = self.drawn_mix(&view, spec, label, drawn, || {
+                            threshold_rng.get_or_insert_with(estimated)
+                        });
                         if let Some(mix) = mix {
                             scratch.mixes.push((hand.history().len(), mix));
                         }
@@ -766,6 +757,28 @@ impl HoldemGame {
         }
     }
 
+    /// The chances a built-in agent drew its action at `view` from, for
+    /// the action correction: those it reported, or for `tag`'s heads-up
+    /// equity decisions (unless [`Self::bets_uncertain`] says they are all
+    /// but sure) the estimate of [`tag_chances`] from fresh deals of
+    /// `rng`'s stream.
+    fn drawn_mix<'r>(
+        &self,
+        view: &View<'_>,
+        spec: &AgentSpec,
+        label: usize,
+        drawn: Drawn,
+        rng: impl FnOnce() -> &'r mut GameRng,
+    ) -> Option<Mix> {
+        match (drawn.equity, spec.tag_params()) {
+            (Some(own), Some(params)) if view.live() == 2 && self.bets_uncertain(view, label) => {
+                let fresh = fresh_deals(view.hole(), view.board(), FRESH_DEALS, rng());
+                tag_chances(view, &view.legal(), params, own, fresh)
+            }
+            _ => drawn.mix,
+        }
+    }
+
     /// Whether the action correction estimates `tag`'s chances at `view`
     /// (agent `label`): unless the tendency tables say that a hand of its
     /// key bets on this street in fewer than [`SURE_BETS`] of the
@@ -783,15 +796,9 @@ impl HoldemGame {
         else {
             return true;
         };
-        let street = match view.street() {
-            Street::Flop => 0,
-            Street::Turn => 1,
-            _ => 2,
+        let Some([bet, _]) = t.of_hand(view.hole(), view.board()) else {
+            return true;
         };
-        let strength = Hand::from_cards(view.board())
-            .combine(Hand::from_cards(&view.hole()))
-            .strength();
-        let bet = t.of(street, strength_key(view.hole(), view.board(), strength))[0];
         (SURE_BETS..=1.0 - SURE_BETS).contains(&bet)
     }
 

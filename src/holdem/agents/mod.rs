@@ -355,8 +355,6 @@ pub fn equity_vs_random(
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DealOutcomes {
     pub deals: u32,
-    /// Deals won alone (counted against one opponent only; 0 otherwise).
-    pub wins: u32,
     /// Deals shared with one or more opponents.
     pub splits: u32,
     /// The shares won, a split among `k` counted `1 / k` (added in the
@@ -368,6 +366,12 @@ impl DealOutcomes {
     /// The estimate: the share won per deal.
     pub fn equity(&self) -> f64 {
         self.won / f64::from(self.deals)
+    }
+
+    /// Deals won alone, against one opponent: there a split is worth
+    /// exactly a half, so they are the shares less half the splits.
+    pub fn heads_up_wins(&self) -> u32 {
+        (self.won - f64::from(self.splits) / 2.0) as u32
     }
 }
 
@@ -417,12 +421,6 @@ pub fn deal_outcomes(
             out.won += 1.0 / f64::from(ties);
             out.splits += u32::from(ties > 1);
         }
-    }
-    // Heads-up a split deal is worth exactly a half, so the deals won
-    // alone are the shares less half the splits (counted so, not in the
-    // loop: `tag` plays this loop at every decision).
-    if opponents == 1 {
-        out.wins = (out.won - f64::from(out.splits) / 2.0) as u32;
     }
     out
 }

@@ -267,6 +267,17 @@ impl Tendencies {
     pub fn of(&self, street: usize, key: usize) -> [f64; 2] {
         self.table[street * KEYS + key]
     }
+
+    /// The tendencies of `hole` on `board` after the flop (the street
+    /// told by the board's length, as observations count it); `None`
+    /// before the flop.
+    pub fn of_hand(&self, hole: [Card; 2], board: &[Card]) -> Option<[f64; 2]> {
+        let street = board.len().checked_sub(3)?;
+        let strength = Hand::from_cards(board)
+            .combine(Hand::from_cards(&hole))
+            .strength();
+        Some(self.of(street, key(hole, board, strength)))
+    }
 }
 
 /// How strongly a key's own mean is shrunk towards its bucket's, and a

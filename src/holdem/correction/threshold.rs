@@ -46,10 +46,11 @@ pub fn tag_chances(
     own: DealOutcomes,
     fresh: DealOutcomes,
 ) -> Option<Mix> {
+    let (own_wins, fresh_wins) = (own.heads_up_wins(), fresh.heads_up_wins());
     let pool = Pool {
-        wins: own.wins + fresh.wins,
+        wins: own_wins + fresh_wins,
         splits: own.splits + fresh.splits,
-        losses: (own.deals - own.wins - own.splits) + (fresh.deals - fresh.wins - fresh.splits),
+        losses: (own.deals - own_wins - own.splits) + (fresh.deals - fresh_wins - fresh.splits),
     };
     let n = own.deals;
     if n != EQUITY_DEALS {
@@ -89,7 +90,7 @@ pub fn tag_chances(
 /// unseen cards (no draw thrown back), and on the river the hand's own
 /// strength is found once. The shuffle starts from wherever the last deal
 /// left the cards; whatever their order, it picks every sequence of
-/// distinct cards alike. Only the counts are kept (`won` left at 0).
+/// distinct cards alike.
 pub fn fresh_deals(hole: [Card; 2], board: &[Card], deals: u32, rng: &mut GameRng) -> DealOutcomes {
     let known: CardSet = hole.iter().chain(board).copied().collect();
     let mut unseen = [Card::from_index(0); 52];
@@ -111,6 +112,7 @@ pub fn fresh_deals(hole: [Card; 2], board: &[Card], deals: u32, rng: &mut GameRn
         deals,
         ..DealOutcomes::default()
     };
+    let mut wins = 0;
     for _ in 0..deals {
         for j in 0..need {
             let r = rng.random_range(0..len - j);
@@ -124,9 +126,11 @@ pub fn fresh_deals(hole: [Card; 2], board: &[Card], deals: u32, rng: &mut GameRn
             .with(picked[0])
             .with(picked[1])
             .strength();
-        out.wins += u32::from(me > opp);
+        wins += u32::from(me > opp);
         out.splits += u32::from(me == opp);
     }
+    // Heads-up: a win is a whole share, a split a half (exact sums).
+    out.won = f64::from(wins) + f64::from(out.splits) / 2.0;
     out
 }
 

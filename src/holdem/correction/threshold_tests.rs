@@ -286,15 +286,13 @@ fn the_estimate_is_exactly_unbiased_over_every_pool() {
                 let ot = t.min(EQUITY_DEALS - ow);
                 let own = DealOutcomes {
                     deals: EQUITY_DEALS,
-                    wins: ow,
                     splits: ot,
-                    won: 0.0,
+                    won: f64::from(ow) + f64::from(ot) / 2.0,
                 };
                 let fresh = DealOutcomes {
                     deals: FRESH_DEALS,
-                    wins: w - ow,
                     splits: t - ot,
-                    won: 0.0,
+                    won: f64::from(w - ow) + f64::from(t - ot) / 2.0,
                 };
                 // One action left: its chance, as tag would take it.
                 let only = plan_bet(2 * w.min(64) as usize);
@@ -328,10 +326,13 @@ fn fresh_deals_are_drawn_as_tag_draws_its_own() {
             } else {
                 let own = deal_outcomes(hole, &board[..cards], 1, 4 * deals, &mut rng);
                 let n = f64::from(own.deals);
-                (f64::from(own.wins) / n, f64::from(own.splits) / n)
+                (
+                    f64::from(own.heads_up_wins()) / n,
+                    f64::from(own.splits) / n,
+                )
             };
             let n = f64::from(deals);
-            for (got, want) in [(fresh.wins, w), (fresh.splits, t)] {
+            for (got, want) in [(fresh.heads_up_wins(), w), (fresh.splits, t)] {
                 let se = (want * (1.0 - want) / n).sqrt().max(1.0 / n);
                 let got = f64::from(got) / n;
                 assert!(
