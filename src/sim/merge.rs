@@ -382,15 +382,16 @@ fn join_parquet(
     }
     let sink = StreamSink::create(dest.clone())
         .map_err(|e| RunError::Input(format!("cannot write --out '{}': {e}", dest.describe())))?;
-    let done = super::parquet::join(files, super::parquet::SinkWriter::new(sink)).map_err(|e| {
+    let joined = super::parquet::join(files, super::parquet::SinkWriter::new(sink))
+        .and_then(|done| Ok((done.inner.into_sink()?, done.rows)));
+    let (mut sink, rows) = joined.map_err(|e| {
         // The partial file is removed by the caller's clean-up of `dest`.
         if let Destination::Atomic(p) = &dest {
             let _ = std::fs::remove_file(super::sink::partial_path(p));
         }
         RunError::io(format!("cannot write {}", dest.describe()))(e.into_io())
     })?;
-    let mut sink = done.inner.sink;
-    sink.add_rows(done.rows);
+    sink.add_rows(rows);
     if let Err(e) = sink.sync() {
         sink.abandon();
         return Err(RunError::io(format!("cannot write {}", dest.describe()))(e));

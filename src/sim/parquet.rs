@@ -151,22 +151,66 @@ impl ParquetError {
 /// already holds the prefix its checkpoint vouches for: the writer, rebuilt
 /// from the row-group index, passes those bytes again, and they are let
 /// through without being written twice ([`SinkWriter::resumed`]).
+///
+/// The Parquet writer passes its bytes in pieces of a few KiB (its own
+/// buffer's) or a column chunk at a time. They are gathered here into
+/// pieces of [`SINK_PIECE`] bytes before they reach the sink, which hashes
+/// a large piece several chunks at a time where small ones are hashed one
+/// chunk at a time. The bytes gathered reach the sink at every flush (the
+/// Parquet writer flushes at each row group's end): the sink's count and
+/// hash, which a checkpoint records, are read through
+/// [`SinkWriter::settled`], which passes on what is held first.
 pub struct SinkWriter {
-    pub sink: super::sink::StreamSink,
+    sink: super::sink::StreamSink,
     /// Bytes still to let through unwritten: the resumed prefix.
     skip: u64,
+    /// Bytes gathered, not yet in the sink.
+    held: Vec<u8>,
 }
+
+/// The bytes a [`SinkWriter`] gathers before passing them on: the size of a
+/// regular file's buffer, so a piece goes past that buffer to the file.
+const SINK_PIECE: usize = 1 << 20;
 
 impl SinkWriter {
     pub fn new(sink: super::sink::StreamSink) -> SinkWriter {
-        SinkWriter { sink, skip: 0 }
+        SinkWriter {
+            sink,
+            skip: 0,
+            held: Vec::new(),
+        }
     }
 
     /// A sink reopened at a checkpoint: its first `sink.bytes()` bytes are
     /// on disk and hashed already.
     pub fn resumed(sink: super::sink::StreamSink) -> SinkWriter {
         let skip = sink.bytes();
-        SinkWriter { sink, skip }
+        SinkWriter {
+            sink,
+            skip,
+            held: Vec::new(),
+        }
+    }
+
+    /// Passes the bytes held on to the sink.
+    fn pass_on(&mut self) -> io::Result<()> {
+        if !self.held.is_empty() {
+            self.sink.write(&self.held, 0)?;
+            self.held.clear();
+        }
+        Ok(())
+    }
+
+    /// The sink, with every byte written so far in it (counted and hashed).
+    pub fn settled(&mut self) -> io::Result<&mut super::sink::StreamSink> {
+        self.pass_on()?;
+        Ok(&mut self.sink)
+    }
+
+    /// The sink, with every byte written so far in it.
+    pub fn into_sink(mut self) -> io::Result<super::sink::StreamSink> {
+        self.pass_on()?;
+        Ok(self.sink)
     }
 }
 
@@ -174,13 +218,23 @@ impl Write for SinkWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let skipped = usize::try_from(self.skip).map_or(buf.len(), |s| s.min(buf.len()));
         self.skip -= skipped as u64;
-        if skipped < buf.len() {
-            self.sink.write(&buf[skipped..], 0)?;
+        let data = &buf[skipped..];
+        if self.held.is_empty() && data.len() >= SINK_PIECE {
+            self.sink.write(data, 0)?;
+        } else if !data.is_empty() {
+            if self.held.capacity() == 0 {
+                self.held.reserve(SINK_PIECE);
+            }
+            self.held.extend_from_slice(data);
+            if self.held.len() >= SINK_PIECE {
+                self.pass_on()?;
+            }
         }
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        self.pass_on()?;
         self.sink.flush()
     }
 }

@@ -470,10 +470,12 @@ impl Writer {
                 let index_name = index
                     .destination()
                     .map_or(String::new(), Destination::describe);
-                for (sink, name) in [
-                    (&mut rows.inner_mut().sink, dest.describe()),
-                    (index, index_name),
-                ] {
+                let name = dest.describe();
+                let file = rows
+                    .inner_mut()
+                    .settled()
+                    .map_err(RunError::io(format!("cannot write {name}")))?;
+                for (sink, name) in [(file, name), (index, index_name)] {
                     let file = sink
                         .to_sync()
                         .map_err(RunError::io(format!("cannot write {name}")))?;
@@ -537,9 +539,9 @@ impl Writer {
     fn parquet_boundary(&mut self, next_game: u64) -> Result<(), RunError> {
         let Some(ParquetOut {
             rows,
+            dest,
             index: Some(index),
             boundary,
-            ..
         }) = &mut self.parquet
         else {
             return Ok(());
@@ -558,11 +560,19 @@ impl Writer {
         if rows.pending() > 0 {
             return Ok(());
         }
-        let sink = &rows.inner().sink;
+        let written = rows.rows();
+        let (bytes, blake3) = match rows.inner_mut().settled() {
+            Ok(sink) => (sink.bytes(), sink.digest()),
+            Err(e) => {
+                let name = dest.describe();
+                self.settle_checkpoint()?;
+                return Err(RunError::io(format!("cannot write {name}"))(e).leaving(&self.left()));
+            }
+        };
         let file = FileMark {
-            bytes: sink.bytes(),
-            rows: rows.rows(),
-            blake3: sink.digest(),
+            bytes,
+            rows: written,
+            blake3,
         };
         let index = index.resume_point().into();
         let elapsed_s = self.elapsed_before + self.started.elapsed().as_secs_f64();
@@ -619,10 +629,12 @@ impl Writer {
             let name = dest.describe();
             let fail =
                 |e: io::Error| RunError::io(format!("cannot write {name}"))(e).leaving(&left);
-            let mut sink = match rows.finish() {
-                Ok(done) => {
-                    let mut sink = done.inner.sink;
-                    sink.add_rows(done.rows.saturating_sub(sink.rows()));
+            let finished = rows
+                .finish()
+                .and_then(|done| Ok((done.inner.into_sink()?, done.rows)));
+            let mut sink = match finished {
+                Ok((mut sink, rows)) => {
+                    sink.add_rows(rows.saturating_sub(sink.rows()));
                     sink
                 }
                 Err(e) => {
