@@ -192,8 +192,8 @@ fn side_pots_by_level_with_folded_chips_and_no_folded_winner() {
     // Main pot 3 x 50; side pot: 150 from each of 0 and 2 (the uncalled 100
     // went back to 2).
     assert_eq!(amounts, [150, 300]);
-    assert_eq!(p.pots[0].eligible, [1, 2]);
-    assert_eq!(p.pots[1].eligible, [2]);
+    assert_eq!(p.pots[0].eligible[..], [1, 2]);
+    assert_eq!(p.pots[1].eligible[..], [2]);
     assert!(
         p.shares.iter().flatten().all(|&(s, _)| s != 0),
         "folded seat wins nothing"

@@ -36,6 +36,8 @@
 //! replays the hand's actions through the table engine to find what each
 //! seat had put in when each card came.
 
+use arrayvec::ArrayVec;
+
 use super::value::{expected_payouts, Chips};
 use crate::cards::{Card, CardSet};
 use crate::holdem::equity::allin::MAX_SEATS;
@@ -79,8 +81,8 @@ pub struct ChanceCorrection {
 /// the hole cards).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
-    pub contributed: Vec<u64>,
-    pub live: Vec<bool>,
+    pub contributed: ArrayVec<u64, MAX_SEATS>,
+    pub live: ArrayVec<bool, MAX_SEATS>,
     pub board_before: usize,
     pub board_after: usize,
 }
@@ -163,7 +165,8 @@ pub fn chance_of_deals(
     rng: &mut GameRng,
 ) -> ChanceCorrection {
     let seats = hand.seats();
-    let holes: Vec<[Card; 2]> = seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
+    let holes: ArrayVec<[Card; 2], MAX_SEATS> =
+        seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
     let board = hand.board();
     let mut by_deal = [[0.0; MAX_SEATS]; 4];
     let mut after_deal = [[0.0; MAX_SEATS]; 4];
@@ -183,7 +186,8 @@ pub fn chance_of_deals(
     for (k, deal) in deals.iter().enumerate() {
         pot[k] = deal.contributed.iter().sum::<u64>() as f64;
         let after = &board[..deal.board_after];
-        let mut moments = vec![deal.chips()];
+        let mut moments: ArrayVec<Chips<'_>, 2> = ArrayVec::new();
+        moments.push(deal.chips());
         moments.extend(deals.get(k + 1).map(Deal::chips));
         let (values, all_exact) = expected_payouts(&holes, after, &moments, trials, rng);
         exact &= all_exact;

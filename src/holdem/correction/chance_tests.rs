@@ -60,11 +60,11 @@ pub(in crate::holdem::correction) fn raised_flop_bet_turn_river_fold() -> HandSt
 fn deals_record_the_chips_in_when_each_card_came() {
     let hand = raised_flop_bet_turn_river_fold();
     let d = deals(&hand).expect("a simulated hand");
-    let chips: Vec<Vec<u64>> = d.iter().map(|d| d.contributed.clone()).collect();
+    let chips: Vec<Vec<u64>> = d.iter().map(|d| d.contributed.to_vec()).collect();
     assert_eq!(chips, [[1, 2], [6, 6], [16, 16], [16, 16]]);
     let boards: Vec<(usize, usize)> = d.iter().map(|d| (d.board_before, d.board_after)).collect();
     assert_eq!(boards, [(0, 0), (0, 3), (3, 4), (4, 5)]);
-    assert!(d.iter().all(|d| d.live == [true, true]));
+    assert!(d.iter().all(|d| d.live[..] == [true, true]));
 }
 
 #[test]

@@ -42,13 +42,18 @@
 //! as the turn. Each sample is still uniform, so the means stay unbiased,
 //! with less noise for the same showdowns (docs/duplicate.md).
 
+use arrayvec::ArrayVec;
+
 use super::chance::{deals, ChanceCorrection, CorrectionError, Deal};
 use crate::cards::{Card, CardSet};
 use crate::holdem::equity::allin::{Disjoint, MAX_SEATS};
 use crate::holdem::eval::{category, Category, Hand, Strength};
-use crate::holdem::table::pots::{build_pots, Pot};
+use crate::holdem::table::pots::{build_pots, Pot, Seats};
 use crate::holdem::table::{Action, HandState};
 use crate::rng::GameRng;
+
+/// Cards of one deck, held without allocating.
+type Cards = ArrayVec<Card, 52>;
 
 /// Made-hand buckets, see [`bucket`].
 pub const BUCKETS: usize = 15;
@@ -468,11 +473,11 @@ pub fn deal_features(
     trials: u32,
     rng: &mut GameRng,
 ) -> [[f64; DEAL_FEATURES]; MAX_SEATS] {
-    let seats: Vec<usize> = (0..deal.holes.len()).filter(|&s| deal.live[s]).collect();
+    let seats: Seats = (0..deal.holes.len()).filter(|&s| deal.live[s]).collect();
     let pots = build_pots(deal.contributed, deal.live);
     let mut known: CardSet = deal.holes.iter().flatten().copied().collect();
     known = known.union(deal.before.iter().copied().collect());
-    let unseen: Vec<Card> = CardSet::FULL52.difference(known).iter().collect();
+    let unseen: Cards = CardSet::FULL52.difference(known).iter().collect();
     let pot: f64 = deal.contributed.iter().sum::<u64>() as f64;
     let seen = Seen {
         holes: deal.holes,
@@ -570,7 +575,7 @@ const FLOPS_OF_A_BOARD: [[usize; 3]; 2] = [[0, 1, 2], [2, 3, 4]];
 /// [`FLOPS_OF_A_BOARD`].
 fn flop_means(seen: &Seen<'_>, look: &Lookup<'_>, trials: u32, rng: &mut GameRng) -> Means {
     let mut means = Means::ZERO;
-    let mut deck = seen.unseen.to_vec();
+    let mut deck: Cards = seen.unseen.iter().copied().collect();
     let mut boards = Disjoint::new(&mut deck);
     let hands = seen.hands();
     let holes = seen.holes.iter().map(|h| Hand::from_cards(h));
@@ -604,7 +609,7 @@ fn flop_means(seen: &Seen<'_>, look: &Lookup<'_>, trials: u32, rng: &mut GameRng
 fn turn_means(seen: &Seen<'_>, look: &Lookup<'_>, trials: u32, rng: &mut GameRng) -> Means {
     let unseen = seen.unseen;
     // Each turn card's bucket, per seat, counted once.
-    let mut buckets = vec![[0u8; MAX_SEATS]; unseen.len()];
+    let mut buckets = [[0u8; MAX_SEATS]; 52];
     let mut board = [
         seen.before[0],
         seen.before[1],
@@ -627,7 +632,7 @@ fn turn_means(seen: &Seen<'_>, look: &Lookup<'_>, trials: u32, rng: &mut GameRng
     }
     let mut means = Means::ZERO;
     let n = unseen.len();
-    let mut order: Vec<usize> = (0..n).collect();
+    let mut order: ArrayVec<usize, 52> = (0..n).collect();
     let mut pairs = Disjoint::new(&mut order);
     for _ in 0..trials {
         let &[a, b] = pairs.draw(2, rng) else {

@@ -575,11 +575,11 @@ fn showdowns_give_each_pot_to_its_best_eligible_hands() {
     let pots = [
         Pot {
             amount: 30,
-            eligible: vec![0, 1, 2],
+            eligible: [0, 1, 2].into_iter().collect(),
         },
         Pot {
             amount: 20,
-            eligible: vec![0, 1],
+            eligible: [0, 1].into_iter().collect(),
         },
     ];
     let mut strength = [0; MAX_SEATS];

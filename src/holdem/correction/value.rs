@@ -3,9 +3,11 @@
 //! can fall, with folded hands as dead cards (the simulator knows them, and
 //! the deck deals the board from what is left).
 
+use arrayvec::ArrayVec;
+
 use crate::cards::{Card, CardSet};
 use crate::holdem::equity::allin::{pot_shares, MAX_SEATS};
-use crate::holdem::table::pots::{build_pots, Pot};
+use crate::holdem::table::pots::{pot_count, push_pots, Pots};
 use crate::rng::GameRng;
 
 /// A moment to value: the chips each seat has put in, and who is still in.
@@ -47,18 +49,18 @@ pub fn expected_payouts(
             continue;
         }
         // Every moment with these live seats, while the pots fit one count.
-        let mut pots: Vec<Pot> = Vec::new();
-        let mut owner: Vec<usize> = Vec::new();
+        let mut pots = Pots::new();
+        let mut owner: ArrayVec<usize, MAX_SEATS> = ArrayVec::new();
         for (j, m) in moments.iter().enumerate().skip(i) {
             if done[j] || m.live != live {
                 continue;
             }
-            let these = build_pots(m.contributed, m.live);
-            if !pots.is_empty() && pots.len() + these.len() > MAX_SEATS {
+            let these = pot_count(m.contributed, m.live);
+            if !pots.is_empty() && pots.len() + these > MAX_SEATS {
                 continue;
             }
-            owner.extend(std::iter::repeat_n(j, these.len()));
-            pots.extend(these);
+            owner.extend(std::iter::repeat_n(j, these));
+            push_pots(m.contributed, m.live, &mut pots);
             done[j] = true;
         }
         let dead: CardSet = holes

@@ -23,8 +23,8 @@ use crate::holdem::eval::{Hand, Strength};
 use crate::holdem::table::pots::Pot;
 use crate::rng::GameRng;
 
-/// Most seats at a table.
-pub const MAX_SEATS: usize = 10;
+/// Most seats at a table ([`crate::holdem::table::MAX_SEATS`]).
+pub const MAX_SEATS: usize = crate::holdem::table::MAX_SEATS;
 
 /// What each seat could expect at the moment of the all-in.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -24,6 +24,10 @@ use types::PokerKitReopening;
 use crate::cards::Card;
 use crate::holdem::variant::Game;
 
+/// Most seats at a table: a hand of 10 needs 25 of hold'em's 52 cards,
+/// and fixed arrays of this size hold per-seat figures without allocating.
+pub const MAX_SEATS: usize = 10;
+
 /// Every seat once, clockwise from `start` (which may be `n`, meaning 0):
 /// `start..n` then `0..start`, without a division per step (this walk runs
 /// after every action).
@@ -147,7 +151,7 @@ impl HandState {
         extras: Option<Box<Extras>>,
     ) -> Result<HandState, TableError> {
         let n = config.stacks.len();
-        if !(2..=10).contains(&n) {
+        if !(2..=MAX_SEATS).contains(&n) {
             return Err(TableError::Seats(n));
         }
         if let Some(s) = config.stacks.iter().position(|&s| s == 0) {

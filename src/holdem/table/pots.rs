@@ -32,28 +32,59 @@ impl OddChips {
     }
 }
 
+use arrayvec::ArrayVec;
+
+use super::MAX_SEATS;
+
+/// Seats in increasing order, held without allocating (the corrections
+/// build pots several times a hand).
+pub type Seats = ArrayVec<usize, MAX_SEATS>;
+
 /// One pot: its chips and the seats that may win it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pot {
     pub amount: u64,
     /// Seats eligible (live, contributed at least this pot's level).
-    pub eligible: Vec<usize>,
+    pub eligible: Seats,
 }
 
 /// Builds the pots from each seat's total contribution: one layer per
 /// distinct contribution level of a live seat, low to high. Folded chips
 /// stay in the layers they reach (above the highest live level they join the
-/// top pot); folded seats are eligible for none.
+/// top pot); folded seats are eligible for none. A table has at most
+/// [`MAX_SEATS`] seats; more panic.
 pub fn build_pots(contributed: &[u64], live: &[bool]) -> Vec<Pot> {
-    let mut levels: Vec<u64> = contributed
-        .iter()
-        .zip(live)
-        .filter(|&(&c, &l)| l && c > 0)
-        .map(|(&c, _)| c)
-        .collect();
+    let mut pots = Pots::new();
+    push_pots(contributed, live, &mut pots);
+    pots.into_iter().collect()
+}
+
+/// At most one pot per seat, held without allocating.
+pub type Pots = ArrayVec<Pot, MAX_SEATS>;
+
+/// How many pots [`build_pots`] makes: the distinct contribution levels
+/// of live seats.
+pub fn pot_count(contributed: &[u64], live: &[bool]) -> usize {
+    levels(contributed, live).len()
+}
+
+/// The distinct contribution levels of live seats, low to high.
+fn levels(contributed: &[u64], live: &[bool]) -> ArrayVec<u64, MAX_SEATS> {
+    let mut levels: ArrayVec<u64, MAX_SEATS> = ArrayVec::new();
+    for (&c, &l) in contributed.iter().zip(live) {
+        if l && c > 0 && !levels.contains(&c) {
+            levels.push(c);
+        }
+    }
     levels.sort_unstable();
-    levels.dedup();
-    let mut pots = Vec::with_capacity(levels.len());
+    levels
+}
+
+/// [`build_pots`] added to `pots` (the corrections value several moments
+/// of a hand in one count): panics when they do not fit, so callers check
+/// [`pot_count`] first.
+pub fn push_pots(contributed: &[u64], live: &[bool], pots: &mut Pots) {
+    let levels = levels(contributed, live);
     let mut below = 0u64;
     for (k, &level) in levels.iter().enumerate() {
         let top = k + 1 == levels.len();
@@ -70,7 +101,6 @@ pub fn build_pots(contributed: &[u64], live: &[bool]) -> Vec<Pot> {
         pots.push(Pot { amount, eligible });
         below = level;
     }
-    pots
 }
 
 /// Splits `amount` among `winners` (given in payout order: seat order from
@@ -105,7 +135,7 @@ pub fn build_pots_dead_antes(contributed: &[u64], antes: &[u64], live: &[bool]) 
     if total == 0 {
         return pots;
     }
-    let everyone: Vec<usize> = (0..live.len()).filter(|&i| live[i]).collect();
+    let everyone: Seats = (0..live.len()).filter(|&i| live[i]).collect();
     match pots.first_mut() {
         Some(first) if first.eligible == everyone => first.amount += total,
         _ => pots.insert(
@@ -129,9 +159,9 @@ mod tests {
         let pots = build_pots(&[1600, 2000, 2700, 2700], &[true; 4]);
         let amounts: Vec<u64> = pots.iter().map(|p| p.amount).collect();
         assert_eq!(amounts, [6400, 1200, 1400]);
-        assert_eq!(pots[0].eligible, [0, 1, 2, 3]);
-        assert_eq!(pots[1].eligible, [1, 2, 3]);
-        assert_eq!(pots[2].eligible, [2, 3]);
+        assert_eq!(pots[0].eligible[..], [0, 1, 2, 3]);
+        assert_eq!(pots[1].eligible[..], [1, 2, 3]);
+        assert_eq!(pots[2].eligible[..], [2, 3]);
     }
 
     #[test]
@@ -139,8 +169,8 @@ mod tests {
         // Seat 1 folded after putting in 150, above the all-in level of 30.
         let pots = build_pots(&[150, 150, 30], &[true, false, true]);
         assert_eq!(pots.len(), 2);
-        assert_eq!((pots[0].amount, pots[0].eligible.clone()), (90, vec![0, 2]));
-        assert_eq!((pots[1].amount, pots[1].eligible.clone()), (240, vec![0]));
+        assert_eq!((pots[0].amount, &pots[0].eligible[..]), (90, &[0, 2][..]));
+        assert_eq!((pots[1].amount, &pots[1].eligible[..]), (240, &[0][..]));
         // A folded seat above every live level joins the top pot.
         let pots = build_pots(&[40, 100, 40], &[true, false, true]);
         assert_eq!(pots.len(), 1);
@@ -161,5 +191,32 @@ mod tests {
             split(11, &[2, 0, 1], OddChips::FirstWinner),
             [(2, 5), (0, 3), (1, 3)]
         );
+    }
+
+    #[test]
+    fn pushed_pots_count_and_follow_each_other_as_built() {
+        use crate::rng::game_rng;
+        use rand::RngExt;
+        let mut rng = game_rng(41, 0);
+        for _ in 0..2_000 {
+            let n = rng.random_range(2..=MAX_SEATS);
+            let moment = |rng: &mut crate::rng::GameRng| {
+                let chips: Vec<u64> = (0..n).map(|_| rng.random_range(0..6u64) * 10).collect();
+                let live: Vec<bool> = (0..n).map(|_| rng.random_bool(0.7)).collect();
+                (chips, live)
+            };
+            let (a, a_live) = moment(&mut rng);
+            let (b, b_live) = moment(&mut rng);
+            let (first, second) = (build_pots(&a, &a_live), build_pots(&b, &b_live));
+            assert_eq!(pot_count(&a, &a_live), first.len());
+            assert_eq!(pot_count(&b, &b_live), second.len());
+            if first.len() + second.len() <= MAX_SEATS {
+                let mut both = Pots::new();
+                push_pots(&a, &a_live, &mut both);
+                push_pots(&b, &b_live, &mut both);
+                let want: Vec<Pot> = first.into_iter().chain(second).collect();
+                assert_eq!(both[..], want[..]);
+            }
+        }
     }
 }

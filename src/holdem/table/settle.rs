@@ -6,7 +6,7 @@
 
 #[cfg(test)]
 use super::pots::{self, build_pots};
-use super::pots::{split, OddChips, Pot};
+use super::pots::{split, OddChips, Pot, Seats};
 use super::{clockwise, HandState, Seat, Street};
 use crate::holdem::eval::{Hand as EvalHand, Strength};
 use crate::holdem::variant::Game;
@@ -166,7 +166,7 @@ impl Settled {
     /// [`split`] in seat order from left of the button.
     pub(super) fn payout(&self, button: usize, odd: OddChips) -> Payout {
         let seats =
-            |mask: u16| -> Vec<usize> { (0..self.n).filter(|&s| mask & (1 << s) != 0).collect() };
+            |mask: u16| -> Seats { (0..self.n).filter(|&s| mask & (1 << s) != 0).collect() };
         let pots = self
             .pots()
             .iter()
@@ -468,7 +468,7 @@ mod tests {
                 .collect();
             let want: Vec<(u64, Vec<usize>)> = reference
                 .into_iter()
-                .map(|p| (p.amount, p.eligible))
+                .map(|p| (p.amount, p.eligible.to_vec()))
                 .collect();
             assert_eq!(laid, want, "{contributed:?} {antes:?} {live:b}");
             // The ante pot laid under the rest: a live seat put in only
