@@ -305,9 +305,8 @@ pub const BASE_ESTIMATORS: usize = 2;
 pub const CORRECTION_TRIALS: u32 = 100;
 
 /// [`CORRECTION_TRIALS`] heads-up: there 50 flop boards give `tag`
-/// against `station` the gain 100 give, for a fifth less of the run's
-/// time (docs/duplicate.md), and the exact turns and rivers (44 and 45
-/// completions) stay counted.
+/// against `station` the gain 100 give, for about 8% less of the run's
+/// time (docs/duplicate.md); a turn's 44 rivers are still counted.
 pub const HEADS_UP_CORRECTION_TRIALS: u32 = 50;
 
 /// Boards the strength features sample their flop means from, and card
