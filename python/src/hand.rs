@@ -308,7 +308,10 @@ impl PyHand {
                 build_pots(&contributed, &live)
             }
         };
-        PyList::new(py, pots.into_iter().map(|p| (p.amount, p.eligible.to_vec())))
+        PyList::new(
+            py,
+            pots.into_iter().map(|p| (p.amount, p.eligible.to_vec())),
+        )
     }
 
     /// Chips each seat won (seat 0 first), or None before the end.
