@@ -7,7 +7,7 @@ use arrayvec::ArrayVec;
 
 use crate::cards::{Card, CardSet};
 use crate::holdem::equity::allin::{pot_shares, MAX_SEATS};
-use crate::holdem::table::pots::{pot_count, push_pots, Pots};
+use crate::holdem::table::pots::{push_pots, Pots};
 use crate::rng::GameRng;
 
 /// A moment to value: the chips each seat has put in, and who is still in.
@@ -55,12 +55,10 @@ pub fn expected_payouts(
             if done[j] || m.live != live {
                 continue;
             }
-            let these = pot_count(m.contributed, m.live);
-            if !pots.is_empty() && pots.len() + these > MAX_SEATS {
+            let Some(added) = push_pots(m.contributed, m.live, &mut pots) else {
                 continue;
-            }
-            owner.extend(std::iter::repeat_n(j, these));
-            push_pots(m.contributed, m.live, &mut pots);
+            };
+            owner.extend(std::iter::repeat_n(j, added));
             done[j] = true;
         }
         let dead: CardSet = holes

@@ -62,12 +62,6 @@ pub fn build_pots(contributed: &[u64], live: &[bool]) -> Vec<Pot> {
 /// At most one pot per seat, held without allocating.
 pub type Pots = ArrayVec<Pot, MAX_SEATS>;
 
-/// How many pots [`build_pots`] makes: the distinct contribution levels
-/// of live seats.
-pub fn pot_count(contributed: &[u64], live: &[bool]) -> usize {
-    levels(contributed, live).len()
-}
-
 /// The distinct contribution levels of live seats, low to high.
 fn levels(contributed: &[u64], live: &[bool]) -> ArrayVec<u64, MAX_SEATS> {
     let mut levels: ArrayVec<u64, MAX_SEATS> = ArrayVec::new();
@@ -80,11 +74,15 @@ fn levels(contributed: &[u64], live: &[bool]) -> ArrayVec<u64, MAX_SEATS> {
     levels
 }
 
-/// [`build_pots`] added to `pots` (the corrections value several moments
-/// of a hand in one count): panics when they do not fit, so callers check
-/// [`pot_count`] first.
-pub fn push_pots(contributed: &[u64], live: &[bool], pots: &mut Pots) {
+/// [`build_pots`] added to `pots` when they fit in it (the corrections
+/// value several moments of a hand in one count): how many were added, or
+/// `None` (and `pots` unchanged) when they do not fit. Into empty `pots`
+/// they always fit: a table has at most one pot per seat.
+pub fn push_pots(contributed: &[u64], live: &[bool], pots: &mut Pots) -> Option<usize> {
     let levels = levels(contributed, live);
+    if pots.len() + levels.len() > MAX_SEATS {
+        return None;
+    }
     let mut below = 0u64;
     for (k, &level) in levels.iter().enumerate() {
         let top = k + 1 == levels.len();
@@ -101,6 +99,7 @@ pub fn push_pots(contributed: &[u64], live: &[bool], pots: &mut Pots) {
         pots.push(Pot { amount, eligible });
         below = level;
     }
+    Some(levels.len())
 }
 
 /// Splits `amount` among `winners` (given in payout order: seat order from
@@ -208,15 +207,17 @@ mod tests {
             let (a, a_live) = moment(&mut rng);
             let (b, b_live) = moment(&mut rng);
             let (first, second) = (build_pots(&a, &a_live), build_pots(&b, &b_live));
-            assert_eq!(pot_count(&a, &a_live), first.len());
-            assert_eq!(pot_count(&b, &b_live), second.len());
-            if first.len() + second.len() <= MAX_SEATS {
-                let mut both = Pots::new();
-                push_pots(&a, &a_live, &mut both);
-                push_pots(&b, &b_live, &mut both);
-                let want: Vec<Pot> = first.into_iter().chain(second).collect();
-                assert_eq!(both[..], want[..]);
-            }
+            let mut both = Pots::new();
+            assert_eq!(push_pots(&a, &a_live, &mut both), Some(first.len()));
+            let fits = first.len() + second.len() <= MAX_SEATS;
+            let added = push_pots(&b, &b_live, &mut both);
+            assert_eq!(added, fits.then_some(second.len()));
+            let want: Vec<Pot> = if fits {
+                first.into_iter().chain(second).collect()
+            } else {
+                first
+            };
+            assert_eq!(both[..], want[..]);
         }
     }
 }
