@@ -38,7 +38,7 @@ pub use super::duplicate::Duplicate;
 
 use super::agents::{AgentKind, AgentSpec, AgentView, Drawn, External, Mix, Reply, Session};
 use super::correction::baseline::{Baseline, Features, Fit};
-use super::correction::chance::{chance_of_deals, deals};
+use super::correction::chance::{chance_of_deals, deals, river_strengths};
 use super::correction::strength::{
     observations, strength_features, StrengthFeatures, Tendencies, TendencyCounts,
 };
@@ -723,13 +723,15 @@ impl HoldemGame {
         } else {
             CORRECTION_TRIALS
         };
-        let chance = chance_of_deals(hand, &deals, trials, &mut rng);
+        // The turn's river cards, looked up once for every count of them.
+        let rivers = river_strengths(hand, &deals);
+        let chance = chance_of_deals(hand, &deals, trials, &rivers, &mut rng);
         let mut policies = [Policy::Unknown; MAX_SEATS];
         for (p, &at) in policies.iter_mut().zip(seating) {
             *p = self.policy(at);
         }
         let n = seating.len();
-        let action = action_correction(hand, &policies[..n], mixes, trials, &mut rng)
+        let action = action_correction(hand, &policies[..n], mixes, trials, &rivers, &mut rng)
             .expect("the simulator plays hold'em hands that replay")
             .chips;
         let strength = if self.estimates.strength {
@@ -745,6 +747,7 @@ impl HoldemGame {
                 &chance,
                 &tendencies[..n],
                 STRENGTH_TRIALS,
+                &rivers,
                 &mut substream(key, STRENGTH_SALT),
             )
         } else {

@@ -27,7 +27,7 @@
 //! integer sizes of each stretch is the mean of its two ends.
 
 use super::chance::{deck_of, CorrectionError};
-use super::value::{expected_payouts, Chips};
+use super::value::{expected_payouts, Chips, RiverStrengths};
 use crate::cards::Card;
 use crate::holdem::agents::Mix;
 use crate::holdem::equity::allin::MAX_SEATS;
@@ -56,12 +56,15 @@ pub struct ActionCorrection {
 
 /// The action correction of a finished simulated hand whose seat `s`
 /// played by `policies[s]`, and whose actions at the indices of `mixes`
-/// (into [`HandState::history`]) were drawn from those mixes.
+/// (into [`HandState::history`]) were drawn from those mixes; the turn's
+/// river cards counted with the strengths `rivers` holds
+/// ([`super::chance::river_strengths`]).
 pub fn action_correction(
     hand: &HandState,
     policies: &[Policy],
     mixes: &[(usize, Mix)],
     trials: u32,
+    rivers: &RiverStrengths,
     rng: &mut GameRng,
 ) -> Result<ActionCorrection, CorrectionError> {
     if hand.config().game != Game::Holdem {
@@ -95,8 +98,12 @@ pub fn action_correction(
                 (None, Policy::Unknown) => Vec::new(),
             };
             if choices.len() > 1 {
-                let (term, exact) =
-                    draw_luck(&replay, &holes, &legal, &choices, taken, trials, rng);
+                let values = Values {
+                    holes: &holes,
+                    trials,
+                    rivers,
+                };
+                let (term, exact) = draw_luck(&replay, &values, &legal, &choices, taken, rng);
                 for (c, t) in out.chips.iter_mut().zip(term) {
                     *c += t;
                 }
@@ -222,14 +229,20 @@ fn raise_points(hand: &HandState, legal: &Legal, lo: u64, hi: u64) -> Vec<(u64, 
         .collect()
 }
 
+/// What the check-down values of a hand are counted with.
+struct Values<'a> {
+    holes: &'a [[Card; 2]],
+    trials: u32,
+    rivers: &'a RiverStrengths,
+}
+
 /// `V(after taken) − Σ π(a) V(after a)` for every seat.
 fn draw_luck(
     hand: &HandState,
-    holes: &[[Card; 2]],
+    values: &Values<'_>,
     legal: &Legal,
     choices: &[(Choice, f64)],
     taken: Action,
-    trials: u32,
     rng: &mut GameRng,
 ) -> ([f64; MAX_SEATS], bool) {
     let mut moments: Vec<(Matched, f64)> = vec![(after(hand, legal, taken), 1.0)];
@@ -250,7 +263,14 @@ fn draw_luck(
             live: &m.live[..m.seats],
         })
         .collect();
-    let (payouts, exact) = expected_payouts(holes, hand.board(), &chips, trials, rng);
+    let (payouts, exact) = expected_payouts(
+        values.holes,
+        hand.board(),
+        &chips,
+        values.trials,
+        values.rivers,
+        rng,
+    );
     let mut term = [0.0; MAX_SEATS];
     for ((m, weight), paid) in moments.iter().zip(&payouts) {
         for (s, t) in term.iter_mut().enumerate().take(m.seats) {

@@ -48,6 +48,23 @@ fn the_draw_is_fair_over_every_action() {
     assert!(checked > 100, "{checked}");
 }
 
+/// [`draw_luck`] with 2000 trials, the river cards counted afresh.
+fn luck(
+    hand: &HandState,
+    holes: &[[Card; 2]],
+    legal: &Legal,
+    choices: &[(Choice, f64)],
+    taken: Action,
+    rng: &mut GameRng,
+) -> ([f64; MAX_SEATS], bool) {
+    let values = Values {
+        holes,
+        trials: 2000,
+        rivers: &RiverStrengths::none(),
+    };
+    draw_luck(hand, &values, legal, choices, taken, rng)
+}
+
 /// Checks the weighted luck of every action at this decision adds up to
 /// zero; 1 for a decision checked.
 fn fair_at(hand: &HandState, holes: &[[Card; 2]], legal: &Legal, rng: &mut GameRng) -> u32 {
@@ -67,7 +84,7 @@ fn fair_at(hand: &HandState, holes: &[[Card; 2]], legal: &Legal, rng: &mut GameR
             }
             let mut total = [0.0; MAX_SEATS];
             for &(a, p) in &all {
-                let (term, exact) = draw_luck(hand, holes, legal, &choices, a, 2000, rng);
+                let (term, exact) = luck(hand, holes, legal, &choices, a, rng);
                 assert!(exact);
                 for s in 0..holes.len() {
                     total[s] += p * term[s];
@@ -90,12 +107,26 @@ fn only_known_draws_are_corrected() {
         let action = AgentKind::Random.act(&view, &mut rng);
         hand.apply(action).expect("a legal action");
     }
-    let none =
-        action_correction(&hand, &[Policy::Unknown; 2], &[], 1000, &mut rng).expect("hold'em");
+    let none = action_correction(
+        &hand,
+        &[Policy::Unknown; 2],
+        &[],
+        1000,
+        &RiverStrengths::none(),
+        &mut rng,
+    )
+    .expect("hold'em");
     assert_eq!(none.chips, [0.0; MAX_SEATS]);
     assert_eq!(none.decisions, 0);
-    let both =
-        action_correction(&hand, &[Policy::UniformKinds; 2], &[], 1000, &mut rng).expect("hold'em");
+    let both = action_correction(
+        &hand,
+        &[Policy::UniformKinds; 2],
+        &[],
+        1000,
+        &RiverStrengths::none(),
+        &mut rng,
+    )
+    .expect("hold'em");
     assert!(both.decisions > 0);
     // Chips only move between the seats: the lucks add up to zero.
     let sum: f64 = both.chips.iter().sum();
@@ -120,7 +151,15 @@ fn random_play_averages_zero_and_loses_most_of_its_noise() {
             hand.apply(action).expect("a legal action");
         }
         let chance = chance_correction(&hand, 300, &mut rng).expect("hold'em");
-        let action = action_correction(&hand, &policies, &[], 300, &mut rng).expect("hold'em");
+        let action = action_correction(
+            &hand,
+            &policies,
+            &[],
+            300,
+            &RiverStrengths::none(),
+            &mut rng,
+        )
+        .expect("hold'em");
         let net = hand.seats()[0].stack as f64 - 200.0;
         rows.push((net, chance.chips[0], action.chips[0]));
     }
@@ -186,7 +225,7 @@ fn a_mixed_answer_is_fair_over_its_own_actions() {
                 .collect();
             let mut total = [0.0; MAX_SEATS];
             for &(a, p) in mix.choices() {
-                let (term, exact) = draw_luck(&hand, &holes, &legal, &choices, a, 2000, &mut rng);
+                let (term, exact) = luck(&hand, &holes, &legal, &choices, a, &mut rng);
                 assert!(exact);
                 for s in 0..2 {
                     total[s] += p * term[s];
@@ -225,10 +264,65 @@ fn mixed_answers_are_corrected_at_their_own_decisions() {
     }
     let drawn = mixes.iter().filter(|(_, m)| m.choices().len() > 1).count() as u32;
     assert!(drawn > 0);
-    let mixed =
-        action_correction(&hand, &[Policy::Unknown; 2], &mixes, 1000, &mut rng).expect("hold'em");
+    let mixed = action_correction(
+        &hand,
+        &[Policy::Unknown; 2],
+        &mixes,
+        1000,
+        &RiverStrengths::none(),
+        &mut rng,
+    )
+    .expect("hold'em");
     assert_eq!(mixed.decisions, drawn);
     let sum: f64 = mixed.chips.iter().sum();
     assert!(sum.abs() < 1e-9, "{sum}");
     assert!(mixed.chips[0] != 0.0);
+}
+
+#[test]
+fn a_hands_river_strengths_leave_its_corrections_as_they_were() {
+    // Random play two and three handed, every seat's draws corrected: the
+    // chance and action corrections counted with the hand's river
+    // strengths are those counted without, bit for bit (the generator
+    // too: the river counts never draw from it).
+    use crate::holdem::correction::chance::{chance_of_deals, deals, river_strengths};
+    use crate::holdem::correction::ChanceCorrection;
+    use rand::RngExt;
+    let mut turns = 0;
+    for i in 0..200u64 {
+        let stacks: &[u64] = if i % 2 == 0 { &[60, 45, 80] } else { &[70, 33] };
+        let cards = shuffled(41, i);
+        let mut hand = HandState::new(config(stacks, (i % 2) as usize), &cards).expect("a table");
+        let mut rng = game_rng(42, i);
+        while let Some(view) = hand.view() {
+            let action = AgentKind::Random.act(&view, &mut rng);
+            hand.apply(action).expect("a legal action");
+        }
+        let deals = deals(&hand).expect("hold'em");
+        let rivers = river_strengths(&hand, &deals);
+        turns += usize::from(hand.board().len() >= 4);
+        let policies = vec![Policy::UniformKinds; stacks.len()];
+        let none = RiverStrengths::none();
+        let mut counted = Vec::new();
+        for r in [&rivers, &none] {
+            let mut rng = game_rng(43, i);
+            let chance = chance_of_deals(&hand, &deals, 50, r, &mut rng);
+            let action = action_correction(&hand, &policies, &[], 50, r, &mut rng).expect("ok");
+            counted.push((chance, action, rng.random::<u64>()));
+        }
+        let bits = |(c, a, next): &(ChanceCorrection, ActionCorrection, u64)| {
+            let mut v: Vec<u64> = c
+                .chips
+                .iter()
+                .chain(a.chips.iter())
+                .map(|x| x.to_bits())
+                .collect();
+            v.extend(c.by_deal.iter().flatten().map(|x| x.to_bits()));
+            v.extend(c.after.iter().flatten().map(|x| x.to_bits()));
+            v.push(*next);
+            v
+        };
+        assert_eq!(bits(&counted[0]), bits(&counted[1]), "hand {i}");
+    }
+    assert!(turns > 50, "{turns} hands saw the turn");
 }

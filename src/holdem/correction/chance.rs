@@ -38,7 +38,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::value::{expected_payouts, Chips};
+use super::value::{expected_payouts, Chips, RiverStrengths};
 use crate::cards::{Card, CardSet};
 use crate::holdem::equity::allin::MAX_SEATS;
 use crate::holdem::table::pots::build_pots;
@@ -154,19 +154,40 @@ pub fn chance_correction(
     trials: u32,
     rng: &mut GameRng,
 ) -> Result<ChanceCorrection, CorrectionError> {
-    Ok(chance_of_deals(hand, &deals(hand)?, trials, rng))
+    let deals = deals(hand)?;
+    let rivers = river_strengths(hand, &deals);
+    Ok(chance_of_deals(hand, &deals, trials, &rivers, rng))
 }
 
-/// [`chance_correction`] of a hand whose [`deals`] are `deals`.
+/// The hole cards of `hand`'s seats.
+fn holes_of(hand: &HandState) -> ArrayVec<[Card; 2], MAX_SEATS> {
+    hand.seats()
+        .iter()
+        .map(|s| [s.hole[0], s.hole[1]])
+        .collect()
+}
+
+/// The strengths of every river card on the turn board of a hand whose
+/// [`deals`] are `deals`, for the seats live when the turn came (none if
+/// it never came): every later count on the turn board is of those seats
+/// or fewer.
+pub fn river_strengths(hand: &HandState, deals: &[Deal]) -> RiverStrengths {
+    match deals.iter().find(|d| d.board_after == 4) {
+        Some(turn) => RiverStrengths::new(&holes_of(hand), &hand.board()[..4], &turn.live),
+        None => RiverStrengths::none(),
+    }
+}
+
+/// [`chance_correction`] of a hand whose [`deals`] are `deals`, with its
+/// [`river_strengths`] `rivers`.
 pub fn chance_of_deals(
     hand: &HandState,
     deals: &[Deal],
     trials: u32,
+    rivers: &RiverStrengths,
     rng: &mut GameRng,
 ) -> ChanceCorrection {
-    let seats = hand.seats();
-    let holes: ArrayVec<[Card; 2], MAX_SEATS> =
-        seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
+    let holes = holes_of(hand);
     let board = hand.board();
     let mut by_deal = [[0.0; MAX_SEATS]; 4];
     let mut after_deal = [[0.0; MAX_SEATS]; 4];
@@ -189,7 +210,7 @@ pub fn chance_of_deals(
         let mut moments: ArrayVec<Chips<'_>, 2> = ArrayVec::new();
         moments.push(deal.chips());
         moments.extend(deals.get(k + 1).map(Deal::chips));
-        let (values, all_exact) = expected_payouts(&holes, after, &moments, trials, rng);
+        let (values, all_exact) = expected_payouts(&holes, after, &moments, trials, rivers, rng);
         exact &= all_exact;
         after_deal[k] = values[0];
         for s in 0..MAX_SEATS {

@@ -45,6 +45,7 @@
 use arrayvec::ArrayVec;
 
 use super::chance::{deals, ChanceCorrection, CorrectionError, Deal};
+use super::value::RiverStrengths;
 use crate::cards::{Card, CardSet};
 use crate::holdem::equity::allin::{Disjoint, MAX_SEATS};
 use crate::holdem::eval::{category, Category, Hand, Strength};
@@ -466,11 +467,12 @@ pub const DEAL_FEATURES: usize = 2 * BUCKETS + 4;
 /// are sampled with `trials` boards from `rng`; the turn's `made` and
 /// tendency means are counted, its `chips` means sampled with `trials`
 /// turn and river pairs; the river's (tendencies only) counted over every
-/// river card.
+/// river card, with the strengths `rivers` holds when it holds them.
 pub fn deal_features(
     deal: &DealSeen<'_>,
     tendencies: &[Option<&Tendencies>],
     trials: u32,
+    rivers: &RiverStrengths,
     rng: &mut GameRng,
 ) -> [[f64; DEAL_FEATURES]; MAX_SEATS] {
     let seats: Seats = (0..deal.holes.len()).filter(|&s| deal.live[s]).collect();
@@ -492,7 +494,11 @@ pub fn deal_features(
     let means = match street {
         0 => flop_means(&seen, &look, trials, rng),
         1 => turn_means(&seen, &look, trials, rng),
-        _ => river_means(&seen, &look),
+        _ => {
+            let counted = rivers.of(deal.holes, deal.before, deal.live);
+            debug_assert!(counted.is_none_or(|(cards, _)| cards == unseen.as_slice()));
+            river_means(&seen, &look, counted.map(|(_, strength)| strength))
+        }
     };
     let mut out = [[0.0; DEAL_FEATURES]; MAX_SEATS];
     for &s in &seats {
@@ -655,8 +661,14 @@ fn turn_means(seen: &Seen<'_>, look: &Lookup<'_>, trials: u32, rng: &mut GameRng
 }
 
 /// The river's tendency means, over every river card (the other means are
-/// left at zero: the river has no bucket features).
-fn river_means(seen: &Seen<'_>, look: &Lookup<'_>) -> Means {
+/// left at zero: the river has no bucket features), with the live seats'
+/// strengths with each card from `counted` (per card of `seen.unseen`)
+/// when given.
+fn river_means(
+    seen: &Seen<'_>,
+    look: &Lookup<'_>,
+    counted: Option<&[[Strength; MAX_SEATS]]>,
+) -> Means {
     let mut means = Means::ZERO;
     if !look.any() {
         return means;
@@ -664,12 +676,18 @@ fn river_means(seen: &Seen<'_>, look: &Lookup<'_>) -> Means {
     let hands = seen.hands();
     let before = seen.before;
     let mut board = [before[0], before[1], before[2], before[3], before[0]];
-    let mut strength = [0; MAX_SEATS];
-    for &river in seen.unseen {
+    for (i, &river) in seen.unseen.iter().enumerate() {
         board[4] = river;
-        for &s in seen.seats {
-            strength[s] = hands[s].with(river).strength();
-        }
+        let strength = match counted {
+            Some(rows) => rows[i],
+            None => {
+                let mut row = [0; MAX_SEATS];
+                for &s in seen.seats {
+                    row[s] = hands[s].with(river).strength();
+                }
+                row
+            }
+        };
         let chips = seen.chips(&strength);
         for &s in seen.seats {
             let k = bucket_of(seen.holes[s], &board, strength[s]);
@@ -708,13 +726,15 @@ fn add_pair(
 /// Every seat's strength features in a finished hold'em hand whose
 /// [`deals`] are `deals` and chance correction `chance`, the sampled means with `trials` boards from
 /// `rng`; the tendency features with each seat's `tendencies` (by seat;
-/// zeros for a seat without).
+/// zeros for a seat without), the river's with the strengths `rivers`
+/// holds ([`super::chance::river_strengths`]).
 pub fn strength_features(
     hand: &HandState,
     deals: &[Deal],
     chance: &ChanceCorrection,
     tendencies: &[Option<&Tendencies>],
     trials: u32,
+    rivers: &RiverStrengths,
     rng: &mut GameRng,
 ) -> Vec<StrengthFeatures> {
     let seats = hand.seats();
@@ -733,7 +753,7 @@ pub fn strength_features(
             after: &board[..deal.board_after],
             expected: &chance.after[k],
         };
-        let f = deal_features(&seen, tendencies, trials, rng);
+        let f = deal_features(&seen, tendencies, trials, rivers, rng);
         for (s, row) in out.iter_mut().enumerate() {
             if street < STREETS {
                 row[street * 2 * BUCKETS..(street + 1) * 2 * BUCKETS]

@@ -140,7 +140,8 @@ fn made_up_tendencies(t: &Tendencies) -> [Option<&Tendencies>; 3] {
 
 /// A deal's features with the made-up tendencies (seed and trials fixed).
 fn features_with(seen: &DealSeen<'_>, t: &Tendencies) -> [[f64; DEAL_FEATURES]; MAX_SEATS] {
-    deal_features(seen, &made_up_tendencies(t), 10, &mut game_rng(5, 0))
+    let none = RiverStrengths::none();
+    deal_features(seen, &made_up_tendencies(t), 10, &none, &mut game_rng(5, 0))
 }
 
 #[test]
@@ -189,6 +190,36 @@ fn the_tendency_features_average_to_zero_over_every_river_card() {
         assert!(moved[s] > 1.0, "seat {s}: {}", moved[s]);
     }
     assert!(mean[1].iter().all(|&x| x == 0.0));
+}
+
+#[test]
+fn the_river_strengths_held_give_the_rivers_features_to_the_bit() {
+    // The three-way hand on the turn, its river strengths counted when
+    // every seat was still in (seat 1 folds on the turn): each river's
+    // features with them are those counted afresh, bit for bit.
+    let (holes, live, contributed, flop) = three_way();
+    let mut board = flop.clone();
+    board.push(cards("2d")[0]);
+    let held = RiverStrengths::new(&holes, &board, &[true; 3]);
+    let tendencies = made_up();
+    for r in unseen(&holes, &board) {
+        let mut after = board.clone();
+        after.push(r);
+        let seen = DealSeen {
+            holes: &holes,
+            live: &live,
+            contributed: &contributed,
+            before: &board,
+            after: &after,
+            expected: &[7.0; MAX_SEATS],
+        };
+        let t = made_up_tendencies(&tendencies);
+        let with = deal_features(&seen, &t, 10, &held, &mut game_rng(5, 0));
+        let without = features_with(&seen, &tendencies);
+        for (a, b) in with.iter().zip(&without) {
+            assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "river {r}");
+        }
+    }
 }
 
 #[test]

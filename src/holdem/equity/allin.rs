@@ -89,18 +89,26 @@ pub fn pot_shares(
 ) -> PotShares {
     debug_assert!(pots.len() <= MAX_SEATS);
     let (acc, exact) = accumulate::<DISJOINT>(holes, live, dead, board, pots, trials, rng);
-    let total = (SHARE_UNIT * acc.boards.max(1)) as f64;
-    let mut share = [[0.0; MAX_SEATS]; MAX_SEATS];
-    for (k, row) in share.iter_mut().enumerate().take(acc.pot_count) {
-        for (s, v) in row.iter_mut().enumerate().take(acc.n) {
-            *v = acc.units[k][s] as f64 / total;
-        }
+    acc.shares(exact)
+}
+
+/// [`pot_shares`] counted over every completion of the board, from the
+/// live seats' strengths on each (`strength[b][s]` for board `b` and live
+/// seat `s`; other seats' are ignored): for strengths already looked up
+/// for another count of the same boards. The shares are summed in
+/// integer units, so they are those of [`pot_shares`] exactly, whatever
+/// the boards' order.
+pub fn pot_shares_of_strengths(
+    live: &[bool],
+    pots: &[Pot],
+    strength: &[[Strength; MAX_SEATS]],
+) -> PotShares {
+    debug_assert!(pots.len() <= MAX_SEATS);
+    let mut acc = Accumulator::new(live.len(), live, pots);
+    for s in strength {
+        acc.add_strengths(s);
     }
-    PotShares {
-        share,
-        exact,
-        boards: acc.boards,
-    }
+    acc.shares(true)
 }
 
 /// Sums the pots' shares over the board's completions (see
@@ -396,6 +404,22 @@ impl Accumulator {
             }
         }
         self.boards += boards;
+    }
+
+    /// Each pot's division, from the units summed.
+    fn shares(&self, exact: bool) -> PotShares {
+        let total = (SHARE_UNIT * self.boards.max(1)) as f64;
+        let mut share = [[0.0; MAX_SEATS]; MAX_SEATS];
+        for (k, row) in share.iter_mut().enumerate().take(self.pot_count) {
+            for (s, v) in row.iter_mut().enumerate().take(self.n) {
+                *v = self.units[k][s] as f64 / total;
+            }
+        }
+        PotShares {
+            share,
+            exact,
+            boards: self.boards,
+        }
     }
 
     fn finish(self, board_cards: usize, exact: bool) -> AllInEquity {
