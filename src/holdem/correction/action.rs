@@ -26,7 +26,7 @@
 //! pots, and so every `V`, are linear in the size, so the mean over the
 //! integer sizes of each stretch is the mean of its two ends.
 
-use super::chance::{deck_of, CorrectionError};
+use super::chance::{deck_of, holes_of, CorrectionError};
 use super::value::{expected_payouts, Chips, RiverStrengths};
 use crate::cards::Card;
 use crate::holdem::agents::Mix;
@@ -78,11 +78,7 @@ pub fn action_correction(
     if mixes.is_empty() && policies.iter().all(|&p| p == Policy::Unknown) {
         return Ok(out);
     }
-    let holes: Vec<[Card; 2]> = hand
-        .seats()
-        .iter()
-        .map(|s| [s.hole[0], s.hole[1]])
-        .collect();
+    let holes = holes_of(hand);
     let mut replay = HandState::new(hand.config().clone(), &deck_of(hand))?;
     for (index, &(seat, taken)) in hand.history().iter().enumerate() {
         let known = policies.get(seat).copied().unwrap_or(Policy::Unknown);

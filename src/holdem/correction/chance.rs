@@ -159,8 +159,8 @@ pub fn chance_correction(
     Ok(chance_of_deals(hand, &deals, trials, &rivers, rng))
 }
 
-/// The hole cards of `hand`'s seats.
-fn holes_of(hand: &HandState) -> ArrayVec<[Card; 2], MAX_SEATS> {
+/// The hole cards of `hand`'s seats, held without allocating.
+pub(super) fn holes_of(hand: &HandState) -> ArrayVec<[Card; 2], MAX_SEATS> {
     hand.seats()
         .iter()
         .map(|s| [s.hole[0], s.hole[1]])

@@ -44,7 +44,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::chance::{deals, ChanceCorrection, CorrectionError, Deal};
+use super::chance::{deals, holes_of, ChanceCorrection, CorrectionError, Deal};
 use super::value::RiverStrengths;
 use crate::cards::{Card, CardSet};
 use crate::holdem::equity::allin::{Disjoint, MAX_SEATS};
@@ -738,7 +738,7 @@ pub fn strength_features(
     rng: &mut GameRng,
 ) -> Vec<StrengthFeatures> {
     let seats = hand.seats();
-    let holes: Vec<[Card; 2]> = seats.iter().map(|s| [s.hole[0], s.hole[1]]).collect();
+    let holes = holes_of(hand);
     let board = hand.board();
     let mut out = vec![[0.0; STRENGTH]; seats.len()];
     for (k, deal) in deals.iter().enumerate() {
